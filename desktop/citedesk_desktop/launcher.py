@@ -1,0 +1,24 @@
+"""The `citedesk` command: headless verbs go to the engine CLI; no verb (or `gui`) opens the app."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from citedesk_engine.cli import VERBS
+from citedesk_engine.cli import main as engine_main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(arg in VERBS for arg in args[:1]) or any(a in ("-h", "--help") for a in args[:1]):
+        return engine_main(args)
+    if args[:1] == ["gui"]:
+        args = args[1:]
+    from .app import run_app  # Qt is imported only when the window is wanted
+
+    return run_app(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""CiteDesk engine: offline ingest, retrieval and cited answers. No Qt below this package."""
+
+from __future__ import annotations
+
+from .api import Engine
+from .config import Config, IngestConfig, ModelsConfig, default_library_dir, load_config
+from .errors import (
+    Cancelled,
+    ConfigError,
+    DocumentNotFound,
+    EngineError,
+    ExtractionError,
+    LibraryError,
+    ModelError,
+)
+from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
+from .types import (
+    Box,
+    DocumentRecord,
+    Drift,
+    DriftKind,
+    EvidenceUnit,
+    FileResult,
+    FileStatus,
+    IngestReport,
+    LibraryStatus,
+    ModelInfo,
+    StructureNode,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Box", "Cancelled", "Config", "ConfigError", "DocumentNotFound", "DocumentRecord", "Drift", "DriftKind",
+    "Engine", "EngineError", "Event", "EvidenceUnit", "ExtractionError", "FileFinished", "FileResult",
+    "FileStatus", "IngestConfig", "IngestReport", "LibraryError", "LibraryStatus", "ModelError",
+    "ModelInfo", "ModelsConfig", "Progress", "StageStarted", "StructureNode", "TokenDelta",
+    "default_library_dir", "load_config", "__version__",
+]

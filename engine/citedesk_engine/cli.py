@@ -1,0 +1,166 @@
+"""`citedesk` headless verbs: ingest, delete, status, models, reconcile. Human output or --json."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any
+
+from .api import Engine
+from .errors import EngineError
+from .events import Event, FileFinished, Progress, StageStarted
+from .types import FileResult, FileStatus
+
+VERBS = ("ingest", "delete", "status", "models", "reconcile")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="citedesk", description="CiteDesk: cited answers from your documents.")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--library", metavar="DIR", help="library folder (default: your user data folder)")
+    common.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    common.add_argument("-v", "--verbose", action="store_true", help="log what the engine does")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    ingest = verbs.add_parser("ingest", parents=[common], help="add or refresh files and folders")
+    ingest.add_argument("paths", nargs="+", metavar="PATH")
+    ingest.add_argument("--authority", type=int, default=None, help="authority tier for these documents")
+    delete = verbs.add_parser("delete", parents=[common], help="remove a document from the library")
+    delete.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
+    status = verbs.add_parser("status", parents=[common], help="documents, units, size and models")
+    status.add_argument("--documents", action="store_true", help="list every document")
+    models = verbs.add_parser("models", parents=[common], help="where each model slot resolves")
+    models.add_argument("--no-verify", action="store_true", help="skip hashing the model files")
+    verbs.add_parser("reconcile", parents=[common], help="documents whose source is missing or changed")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.verb is None:
+        build_parser().print_help()
+        return 2
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr)
+    try:
+        with Engine.open(args.library) as engine:
+            handler = {
+                "ingest": _ingest, "delete": _delete, "status": _status, "models": _models,
+                "reconcile": _reconcile,
+            }[args.verb]
+            return handler(engine, args)
+    except EngineError as exc:
+        if args.json:
+            print(json.dumps({"error": str(exc), "kind": type(exc).__name__}))
+        else:
+            print(f"citedesk: {exc}", file=sys.stderr)
+        return 1
+
+
+def _ingest(engine: Engine, args: argparse.Namespace) -> int:
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())  # Ctrl-C stops at a safe point
+    try:
+        report = engine.ingest(
+            args.paths, on_event=None if args.json else _print_event, cancel=cancel, authority=args.authority
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps({"files": [_file_json(f) for f in report.files], "cancelled": report.cancelled,
+                          "units": report.units, "seconds": report.times.as_dict()}, ensure_ascii=False))
+    else:
+        counts = ", ".join(f"{report.count(s)} {s.value}" for s in FileStatus if report.count(s))
+        print(f"{len(report.files)} files: {counts}; {report.units} units")
+    if report.cancelled:
+        return 130
+    return 1 if report.count(FileStatus.FAILED) else 0
+
+
+def _print_event(event: Event) -> None:
+    if isinstance(event, FileFinished) and isinstance(event.result, FileResult):
+        r = event.result
+        detail = f"{r.units} units" if r.status is not FileStatus.FAILED else r.reason
+        print(f"  {r.status.value:<9} {r.path}: {detail}", flush=True)
+    elif isinstance(event, Progress) and event.stage == "embed" and event.total > 256:
+        print(f"    embedding {event.done}/{event.total}", file=sys.stderr, flush=True)
+    elif isinstance(event, StageStarted) and event.stage == "ingest":
+        print(f"Ingesting {event.subject}", flush=True)
+
+
+def _file_json(result: FileResult) -> dict[str, Any]:
+    return {
+        "path": result.path, "document": result.document, "status": result.status.value,
+        "reason": result.reason, "units": result.units, "pages": result.pages, "language": result.language,
+    }
+
+
+def _delete(engine: Engine, args: argparse.Namespace) -> int:
+    record = engine.delete(args.document)
+    if args.json:
+        print(json.dumps({"deleted": record.document, "units": record.units}, ensure_ascii=False))
+    else:
+        print(f"Deleted {record.document} ({record.units} units)")
+    return 0
+
+
+def _status(engine: Engine, args: argparse.Namespace) -> int:
+    status = engine.status()
+    documents = engine.documents()
+    if args.json:
+        payload = _plain(status)
+        payload["document_list"] = [_plain(d) for d in documents]
+        print(json.dumps(payload, ensure_ascii=False))
+        return 0
+    print(f"Library   {status.library_dir}")
+    print(f"Documents {status.documents}")
+    print(f"Units     {status.units}")
+    print(f"Size      {status.size_bytes / 1e6:,.1f} MB")
+    for model in status.models:
+        print(f"Model     {model.slot:<9} {model.source:<11} {model.path or '-'}")
+    if args.documents:
+        for d in documents:
+            print(f"  {d.kind:<8} {d.units:>6} units  {d.language:<3} {d.document}")
+    return 0
+
+
+def _models(engine: Engine, args: argparse.Namespace) -> int:
+    infos = engine.models(verify=not args.no_verify)
+    if args.json:
+        print(json.dumps({"models": [_plain(m) for m in infos]}, ensure_ascii=False))
+    else:
+        for m in infos:
+            state = "verified" if m.verified else "NOT VERIFIED"
+            print(f"{m.slot:<9} {m.source:<11} {m.size_bytes / 1e6:>8.1f} MB  {state:<12} {m.path or '-'}")
+            print(f"{'':<9} {m.detail}")
+    return 0 if all(m.verified for m in infos) else 1
+
+
+def _reconcile(engine: Engine, args: argparse.Namespace) -> int:
+    drift = engine.reconcile()
+    if args.json:
+        print(json.dumps({"drift": [_plain(d) for d in drift]}, ensure_ascii=False))
+    else:
+        for d in drift:
+            print(f"{d.kind.value:<8} {d.document}: {d.detail}")
+        print(f"{len(drift)} documents need attention" if drift else "Every document matches its source.")
+    return 0
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())

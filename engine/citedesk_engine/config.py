@@ -1,0 +1,97 @@
+"""Engine configuration: nested frozen dataclasses, read from TOML; every field has a sane default."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from .errors import ConfigError
+
+APP_NAME = "CiteDesk"
+DEFAULT = "default"  # a model slot set to this resolves to the packaged model
+
+
+@dataclass(frozen=True, slots=True)
+class ModelsConfig:
+    """Each slot is `default` (the packaged model) or a path to the user's own file or folder."""
+
+    embedder: str = DEFAULT
+    generator: str = DEFAULT
+    reranker: str = "none"
+    threads: int = 0  # 0: max(1, cores - 1), see DESIGN.md on llama.cpp and OpenMP spin-waiting
+
+
+@dataclass(frozen=True, slots=True)
+class IngestConfig:
+    # all-MiniLM-L6-v2 reads 256 word pieces; 200 approximate tokens leave room for the context line.
+    chunk_tokens: int = 200
+    overlap_tokens: int = 30
+    embed_batch: int = 32
+    max_file_mb: int = 512
+    # Office files are zip archives: refuse one whose members expand past this (zip bombs).
+    max_unzipped_mb: int = 1024
+    max_zip_ratio: int = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    models: ModelsConfig = field(default_factory=ModelsConfig)
+    ingest: IngestConfig = field(default_factory=IngestConfig)
+
+    def with_changes(self, **sections: Any) -> Config:
+        return dataclasses.replace(self, **sections)
+
+
+def default_library_dir() -> Path:
+    """Where the library lives unless the user chooses another folder."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "library"
+
+
+def cache_dir() -> Path:
+    """Where assembled model files are cached; CITEDESK_CACHE_DIR overrides it (tests, portable use)."""
+    override = os.environ.get("CITEDESK_CACHE_DIR")
+    return Path(override) if override else Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def thread_count(config: ModelsConfig) -> int:
+    return config.threads if config.threads > 0 else max(1, (os.cpu_count() or 2) - 1)
+
+
+def load_config(path: Path) -> Config:
+    """Read a TOML file; a missing file gives the defaults, a bad key or value is a ConfigError."""
+    if not path.exists():
+        return Config()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"Cannot read the configuration {path}: {exc}") from exc
+    sections: dict[str, Any] = {}
+    for name, cls in (("models", ModelsConfig), ("ingest", IngestConfig)):
+        values = raw.pop(name, {})
+        if not isinstance(values, dict):
+            raise ConfigError(f"[{name}] in {path} must be a table")
+        sections[name] = _build(cls, values, f"{path} [{name}]")
+    if raw:
+        raise ConfigError(f"Unknown sections in {path}: {', '.join(sorted(raw))}")
+    return Config(**sections)
+
+
+def _build(cls: type, values: dict[str, Any], where: str) -> Any:
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = set(values) - set(known)
+    if unknown:
+        raise ConfigError(f"Unknown settings in {where}: {', '.join(sorted(unknown))}")
+    defaults = cls()
+    for key, value in values.items():
+        expected = type(getattr(defaults, key))
+        if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
+            raise ConfigError(f"{where} {key} must be {expected.__name__}, got {value!r}")
+        if expected is int and value < 0:
+            raise ConfigError(f"{where} {key} must not be negative, got {value}")
+    return cls(**values)

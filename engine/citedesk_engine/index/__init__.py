@@ -1,0 +1,1 @@
+"""Persistent stores of a library: manifest, blobs, vectors, lexical index."""

@@ -1,0 +1,148 @@
+"""A library folder: manifest, blobs, vectors and lexical index, kept consistent across crashes.
+
+Layout of `library_dir`:
+  library.sqlite   manifest (the commit point), structure index, intent log
+  blobs/           raw source bytes and extracted text, content-addressed
+  vectors/         LanceDB table `units`
+  lexical/         tantivy index
+  lock             held by the process that has the library open
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import DocumentNotFound, LibraryError
+from ..types import DocumentRecord, EvidenceUnit, StructureNode
+from .blobs import BlobStore
+from .lexical import LexicalIndex
+from .lock import LibraryLock
+from .manifest import Manifest
+from .vectors import VectorStore
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class NewVersion:
+    """Everything a document version consists of, ready to be written and committed."""
+
+    record: DocumentRecord
+    units: Sequence[EvidenceUnit]
+    vectors: npt.NDArray[np.float32]
+    structure: Sequence[StructureNode]
+
+
+class Library:
+    def __init__(self, folder: Path) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise LibraryError(f"Cannot create the library folder {folder}: {exc.strerror}") from exc
+        self.folder = folder
+        self._lock = LibraryLock(folder / "lock")
+        try:
+            self.manifest = Manifest(folder / "library.sqlite")
+            self.blobs = BlobStore(folder / "blobs")
+            self.vectors = VectorStore(folder / "vectors")
+            self.lexical = LexicalIndex(folder / "lexical")
+            self.recover()
+        except Exception:
+            self._lock.release()
+            raise
+
+    def close(self) -> None:
+        self.lexical.close()
+        self.manifest.close()
+        self._lock.release()
+
+    def recover(self) -> None:
+        """Roll back versions a crash left half-written, remove replaced ones, drop orphan blobs."""
+        pending = self.manifest.pending()
+        garbage = self.manifest.garbage()
+        stale = [version for _, version in pending + garbage]
+        if stale:
+            log.info("recovering library: %d unfinished, %d replaced versions", len(pending), len(garbage))
+            self._delete_rows(stale)
+            self.manifest.forget(stale)
+        if pending:
+            self.blobs.keep_only(self.manifest.referenced_blobs())
+
+    def write_version(self, new: NewVersion) -> tuple[float, float]:
+        """Write the rows of a new version and commit it; the previous version's rows are removed.
+
+        Until the manifest commit the new rows are pending (rolled back by `recover` after a crash);
+        after it the old rows are garbage (removed here, or by `recover` if we crash first).
+        Returns the seconds spent writing index rows and committing (with the clean-up).
+        """
+        started = time.perf_counter()
+        self.manifest.begin_version(new.record.document, new.record.version)
+        try:
+            self.vectors.add(new.units, new.vectors)
+            self.lexical.add(new.units)
+        except BaseException:
+            self.abandon_version(new.record.version)
+            raise
+        written = time.perf_counter()
+        previous = self.manifest.commit_version(new.record, new.structure)
+        if previous is not None:
+            self._delete_rows([previous])
+            self.manifest.forget([previous])
+            self.blobs.keep_only(self.manifest.referenced_blobs())
+        return written - started, time.perf_counter() - written
+
+    def abandon_version(self, version: str) -> None:
+        """Remove whatever was written of a version that will not be committed (cancel, error)."""
+        self._delete_rows([version])
+        self.manifest.forget([version])
+
+    def delete(self, document: str) -> DocumentRecord:
+        record = self.manifest.document(document)
+        if record is None:
+            raise DocumentNotFound(f"{document} is not in the library.")
+        self.manifest.remove_document(document)
+        self._delete_rows([record.version])
+        self.manifest.forget([record.version])
+        self.blobs.keep_only(self.manifest.referenced_blobs())
+        return record
+
+    def units(self, document: str) -> list[EvidenceUnit]:
+        record = self.manifest.document(document)
+        if record is None:
+            raise DocumentNotFound(f"{document} is not in the library.")
+        return self.vectors.units_of(record.document, record.version)
+
+    def text(self, document: str) -> str:
+        record = self.manifest.document(document)
+        if record is None:
+            raise DocumentNotFound(f"{document} is not in the library.")
+        return self.blobs.get(record.text_sha256).decode("utf-8")
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.folder.rglob("*") if p.is_file())
+
+    def _delete_rows(self, versions: Sequence[str]) -> None:
+        started = time.perf_counter()
+        for version in versions:
+            self.vectors.delete_version(version)
+        self.lexical.delete_versions(versions)
+        log.debug("deleted rows of %d versions in %.3fs", len(versions), time.perf_counter() - started)
+
+    def check_embedder(self, name: str, dimension: int) -> None:
+        """A library holds vectors of one model only: mixing two would make distances meaningless."""
+        stored = self.manifest.get_meta("embedder")
+        signature = f"{name}:{dimension}"
+        if stored is None:
+            self.manifest.set_meta("embedder", signature)
+        elif stored != signature:
+            raise LibraryError(
+                f"This library was indexed with the embedder {stored}, not {signature}. "
+                "Re-index it with the new embedder (a new, empty library folder) or switch the embedder back."
+            )

@@ -1,0 +1,1 @@
+"""Ingest: files to evidence units in the library."""

@@ -1,0 +1,133 @@
+"""What every extractor returns, and the builder that keeps char offsets exact while text is assembled."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ...types import StructureNode
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A span of the extracted text that no unit crosses: a page, a section, a slide, a table."""
+
+    start: int
+    end: int
+    page: int | None = None
+    label: str = ""
+    kind: str = "text"  # text | table | code
+    header: str = ""  # a table's header row, repeated as context of each row block
+
+
+@dataclass(frozen=True, slots=True)
+class WordBox:
+    """Where the characters text[start:end] are drawn on a PDF page."""
+
+    start: int
+    end: int
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedDocument:
+    text: str
+    kind: str
+    segments: tuple[Segment, ...]
+    structure: tuple[StructureNode, ...] = ()
+    words: tuple[WordBox, ...] = ()
+    pages: int = 0
+
+
+@dataclass
+class DocumentBuilder:
+    """Assembles a document block by block; every offset it records indexes into the final text."""
+
+    kind: str
+    _parts: list[str] = field(default_factory=list)
+    _length: int = 0
+    _segments: list[Segment] = field(default_factory=list)
+    _open_segment: tuple[int, int | None, str, str, str] | None = None  # start, page, label, kind, header
+    _structure: list[StructureNode] = field(default_factory=list)
+    _open_nodes: list[tuple[str, str, int, int, int | None]] = field(default_factory=list)
+    _page: int | None = None
+    _label: str = ""
+    pages: int = 0
+
+    def page(self, number: int, label: str = "", kind: str = "") -> None:
+        """Start page/slide/sheet `number`; with `kind` it is also a structure node."""
+        self._close_segment()
+        self._close_nodes(0)
+        self._page = number
+        self._label = label
+        self.pages = max(self.pages, number)
+        if kind:
+            self._open_nodes.append((kind, label or f"{kind} {number}", 0, self._length, number))
+
+    def heading(self, text: str, level: int = 1) -> None:
+        text = " ".join(text.split())
+        if not text:
+            return
+        self._close_segment()
+        self._close_nodes(level)
+        self._label = text
+        start = self._write_block(text)
+        self._open_nodes.append(("heading", text, level, start, self._page))
+
+    def paragraph(self, text: str) -> None:
+        text = text.strip()
+        if not text:
+            return
+        if self._open_segment is None or self._open_segment[3] != "text":
+            self._close_segment()
+            self._open_segment = (self._length, self._page, self._label, "text", "")
+        self._write_block(text)
+
+    def table(self, rows: Sequence[Sequence[str]]) -> None:
+        """A table as one line per row, cells separated by ' | '; the first row is the header."""
+        lines = [" | ".join(" ".join(c.split()) for c in row).strip(" |") for row in rows]
+        lines = [line for line in lines if line]
+        if not lines:
+            return
+        self._close_segment()
+        self._open_segment = (self._length, self._page, self._label, "table", lines[0])
+        self._write_block("\n".join(lines))
+        self._close_segment()
+
+    def build(self, structure_extra: Sequence[StructureNode] = ()) -> ExtractedDocument:
+        self._close_segment()
+        self._close_nodes(0)
+        return ExtractedDocument(
+            text="".join(self._parts),
+            kind=self.kind,
+            segments=tuple(s for s in self._segments if s.end > s.start),
+            structure=tuple(self._structure) + tuple(structure_extra),
+            pages=self.pages,
+        )
+
+    def _write_block(self, text: str) -> int:
+        if self._length:
+            self._parts.append("\n\n")
+            self._length += 2
+        start = self._length
+        self._parts.append(text)
+        self._length += len(text)
+        if self._open_segment is None:
+            self._open_segment = (start, self._page, self._label, "text", "")
+        return start
+
+    def _close_segment(self) -> None:
+        if self._open_segment is not None:
+            start, page, label, kind, header = self._open_segment
+            self._segments.append(Segment(start, self._length, page, label, kind, header))
+            self._open_segment = None
+
+    def _close_nodes(self, level: int) -> None:
+        """Close the open nodes at `level` or deeper; 0 closes every node, page nodes included."""
+        while self._open_nodes and self._open_nodes[-1][2] >= level:
+            kind, label, lvl, start, page = self._open_nodes.pop()
+            self._structure.append(StructureNode(kind, label, lvl, start, self._length, page))

@@ -1,0 +1,55 @@
+"""HTML: visible text block by block, headings and tables kept; scripts and styles dropped."""
+
+from __future__ import annotations
+
+import lxml.html
+from lxml import etree
+
+from ...errors import ExtractionError
+from .base import DocumentBuilder, ExtractedDocument
+from .guards import decode_text
+
+_SKIP = {"script", "style", "noscript", "template", "head", "svg", "iframe", "object"}
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_BLOCKS = {"p", "li", "pre", "blockquote", "dt", "dd", "figcaption", "caption", "address", "summary"}
+_CONTAINERS = {"div", "section", "article", "main", "body", "aside", "header", "footer", "nav", "form"}
+
+
+def extract_html(data: bytes, extension: str) -> ExtractedDocument:
+    text = decode_text(data, extension)
+    try:
+        root = lxml.html.document_fromstring(text)
+    except (etree.ParserError, ValueError) as exc:
+        raise ExtractionError(f"not readable HTML: {exc}") from exc
+    builder = DocumentBuilder("html")
+    _walk(root.find("body") if root.find("body") is not None else root, builder)
+    doc = builder.build()
+    if not doc.text.strip():
+        raise ExtractionError("the HTML page has no visible text")
+    return doc
+
+
+def _walk(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
+    # Loose text directly inside a container (text not wrapped in <p>) is a paragraph of its own.
+    if element.text and element.text.strip():
+        builder.paragraph(element.text)
+    for child in element:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        if tag in _SKIP or not tag:
+            pass
+        elif tag in _HEADINGS:
+            builder.heading(child.text_content(), _HEADINGS[tag])
+        elif tag == "table":
+            rows = [
+                [cell.text_content() for cell in row if cell.tag in ("td", "th")]
+                for row in child.iter("tr")
+            ]
+            builder.table(rows)
+        elif tag in _BLOCKS:
+            builder.paragraph(" ".join(child.text_content().split()) if tag != "pre" else child.text_content())
+        elif tag in _CONTAINERS or tag in ("ul", "ol", "dl", "details", "figure", "center"):
+            _walk(child, builder)
+        else:
+            builder.paragraph(" ".join(child.text_content().split()))
+        if child.tail and child.tail.strip():
+            builder.paragraph(child.tail)

@@ -1,0 +1,115 @@
+"""Word, PowerPoint and Excel files (the zip-based Office formats), checked for zip bombs first."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ...errors import ExtractionError
+from .base import DocumentBuilder, ExtractedDocument
+from .guards import check_zip
+
+ZipLimits = tuple[int, int]  # max unzipped bytes, max compression ratio
+
+
+def extract_docx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
+    import docx
+    from docx.table import Table
+
+    def build(builder: DocumentBuilder) -> None:
+        document = docx.Document(io.BytesIO(data))
+        for block in document.iter_inner_content():
+            if isinstance(block, Table):
+                builder.table([[cell.text for cell in row.cells] for row in block.rows])
+                continue
+            style = (block.style.name if block.style is not None else "") or ""
+            level = _heading_level(style)
+            if level:
+                builder.heading(block.text, level)
+            else:
+                builder.paragraph(block.text)
+
+    return _parse(data, limits, "Word (.docx)", "docx", build)
+
+
+def extract_pptx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
+    import pptx
+
+    def build(builder: DocumentBuilder) -> None:
+        presentation = pptx.Presentation(io.BytesIO(data))
+        for number, slide in enumerate(presentation.slides, start=1):
+            title_shape = slide.shapes.title
+            title = " ".join(title_shape.text.split()) if title_shape is not None else ""
+            builder.page(number, label=title or f"Slide {number}", kind="slide")
+            for shape in _shapes(slide.shapes):
+                if getattr(shape, "has_table", False) and shape.has_table:
+                    builder.table([[c.text for c in row.cells] for row in shape.table.rows])
+                elif getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+                    for paragraph in shape.text_frame.paragraphs:
+                        builder.paragraph("".join(run.text for run in paragraph.runs))
+            if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+                builder.paragraph(slide.notes_slide.notes_text_frame.text)
+
+    return _parse(data, limits, "PowerPoint (.pptx)", "pptx", build)
+
+
+def extract_xlsx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
+    import openpyxl
+
+    def build(builder: DocumentBuilder) -> None:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            for number, sheet in enumerate(workbook.worksheets, start=1):
+                builder.page(number, label=sheet.title, kind="sheet")
+                rows = ([_cell(v) for v in row] for row in sheet.iter_rows(values_only=True))
+                builder.table([row for row in rows if any(row)])
+        finally:
+            workbook.close()
+
+    return _parse(data, limits, "Excel (.xlsx)", "xlsx", build)
+
+
+def _parse(
+    data: bytes, limits: ZipLimits, what: str, kind: str, build: Callable[[DocumentBuilder], None]
+) -> ExtractedDocument:
+    check_zip(data, max_unzipped=limits[0], max_ratio=limits[1], what=what)
+    builder = DocumentBuilder(kind)
+    try:
+        build(builder)
+    except ExtractionError:
+        raise
+    except Exception as exc:  # the parsers raise anything from KeyError to XMLSyntaxError on bad files
+        raise ExtractionError(f"not a readable {what} file: {type(exc).__name__}: {exc}") from exc
+    doc = builder.build()
+    if not doc.text.strip():
+        raise ExtractionError(f"the {what} file holds no text")
+    return doc
+
+
+def _heading_level(style: str) -> int:
+    if style == "Title":
+        return 1
+    if style.startswith("Heading "):
+        suffix = style.removeprefix("Heading ").strip()
+        return int(suffix) if suffix.isdigit() else 1
+    return 0
+
+
+def _shapes(shapes: Iterable[Any]) -> Iterable[Any]:
+    for shape in shapes:
+        if hasattr(shape, "shapes"):  # a group: its members, in order
+            yield from _shapes(shape.shapes)
+        else:
+            yield shape
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime | dt.date | dt.time):
+        return value.isoformat()
+    return str(value)

@@ -1,0 +1,212 @@
+"""The ingest pipeline: files to committed document versions, one file at a time.
+
+read -> sha256 manifest check -> extract -> language -> chunk -> units -> blobs -> embed (batched,
+cancellable) -> write rows + commit manifest. A failing file is reported and the batch goes on; a
+cancel stops between files or embedding batches, before anything of the current file is written.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..config import IngestConfig
+from ..errors import Cancelled, ExtractionError
+from ..events import EventCallback, FileFinished, Progress, StageStarted, emit
+from ..index.blobs import sha256_hex
+from ..index.library import Library, NewVersion
+from ..protocols import Embedder
+from ..types import DocumentRecord, FileResult, FileStatus, IngestReport, StageTimes
+from .chunk import chunk
+from .extract import extract
+from .language import detect_language
+from .units import build_units
+
+log = logging.getLogger(__name__)
+
+
+def document_id(path: Path) -> str:
+    """A document is its source path: absolute and normalised, symlinks not resolved."""
+    return os.path.normpath(os.path.abspath(path))
+
+
+def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files as given, folders walked recursively in sorted order, hidden entries skipped."""
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if not path.is_dir():
+            yield path
+            continue
+        for folder, subfolders, files in os.walk(path):
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+            for name in sorted(files):
+                if not name.startswith("."):
+                    yield Path(folder) / name
+
+
+@dataclass
+class IngestPipeline:
+    library: Library
+    embedder: Callable[[], Embedder]  # loaded on first use: an all-unchanged run loads no model
+    config: IngestConfig
+
+    def run(
+        self,
+        paths: Iterable[str | Path],
+        *,
+        on_event: EventCallback | None = None,
+        cancel: threading.Event | None = None,
+        authority: int | None = None,
+    ) -> IngestReport:
+        files = list(expand_paths(paths))
+        results: list[FileResult] = []
+        times = StageTimes()
+        emit(on_event, StageStarted("ingest", f"{len(files)} files"))
+        cancelled = False
+        for number, path in enumerate(files, start=1):
+            if cancelled or (cancel is not None and cancel.is_set()):
+                cancelled = True
+                result = FileResult(str(path), document_id(path), FileStatus.CANCELLED, "ingest cancelled")
+            else:
+                try:
+                    result, spent = self._one(path, on_event, cancel, authority)
+                except Exception as exc:  # one file's surprise must not end the batch
+                    log.exception("ingest of %s failed", path)
+                    reason = f"could not be indexed because of an internal error ({type(exc).__name__}: {exc})"
+                    result, spent = FileResult(str(path), document_id(path), FileStatus.FAILED, reason), StageTimes()
+                times = times.add(spent)
+                cancelled = result.status is FileStatus.CANCELLED
+            results.append(result)
+            emit(on_event, FileFinished(result))
+            emit(on_event, Progress("files", number, len(files), str(path)))
+        if any(r.status is FileStatus.INGESTED for r in results):
+            self.library.vectors.compact()
+        return IngestReport(tuple(results), cancelled=cancelled, times=times)
+
+    def _one(
+        self,
+        path: Path,
+        on_event: EventCallback | None,
+        cancel: threading.Event | None,
+        authority: int | None,
+    ) -> tuple[FileResult, StageTimes]:
+        document = document_id(path)
+        started = time.perf_counter()
+        emit(on_event, StageStarted("read", str(path)))
+        try:
+            data, mtime = self._read(path)
+        except ExtractionError as exc:
+            return FileResult(str(path), document, FileStatus.FAILED, str(exc)), StageTimes()
+        t_read = time.perf_counter()
+        digest = sha256_hex(data)
+        existing = self.library.manifest.document(document)
+        if existing is not None and existing.sha256 == digest:
+            result = FileResult(
+                str(path), document, FileStatus.UNCHANGED, units=existing.units, pages=existing.pages,
+                language=existing.language,
+            )
+            return result, StageTimes(read=t_read - started)
+        emit(on_event, StageStarted("extract", str(path)))
+        try:
+            extracted = extract(data, path.suffix, self.config)
+        except ExtractionError as exc:
+            return FileResult(str(path), document, FileStatus.FAILED, str(exc)), StageTimes(read=t_read - started)
+        t_extract = time.perf_counter()
+        version = uuid.uuid4().hex[:12]
+        language = detect_language(extracted.text)
+        spans = chunk(extracted.text, extracted.segments, self.config.chunk_tokens, self.config.overlap_tokens)
+        units = build_units(document, version, extracted.text, spans, extracted.words)
+        t_chunk = time.perf_counter()
+        if not units:
+            reason = "no text to index was found in the file"
+            return FileResult(str(path), document, FileStatus.FAILED, reason), StageTimes(
+                read=t_read - started, extract=t_extract - t_read, chunk=t_chunk - t_extract
+            )
+        try:
+            vectors = self._embed([u.index_text for u in units], str(path), on_event, cancel)
+        except Cancelled:
+            return FileResult(str(path), document, FileStatus.CANCELLED, "ingest cancelled"), StageTimes()
+        t_embed = time.perf_counter()
+        record = DocumentRecord(
+            document=document,
+            source_path=str(path),
+            sha256=self.library.blobs.put(data),
+            version=version,
+            size=len(data),
+            mtime=mtime,
+            kind=extracted.kind,
+            units=len(units),
+            pages=extracted.pages,
+            language=language,
+            authority=authority if authority is not None else (existing.authority if existing else 0),
+            ingested_at=time.time(),
+            text_sha256=self.library.blobs.put(extracted.text.encode("utf-8")),
+        )
+        emit(on_event, StageStarted("index", str(path)))
+        index_s, commit_s = self.library.write_version(NewVersion(record, units, vectors, extracted.structure))
+        finished = time.perf_counter()
+        result = FileResult(
+            str(path), document, FileStatus.INGESTED, units=len(units), pages=extracted.pages,
+            language=language, seconds=finished - started,
+        )
+        spent = StageTimes(
+            read=t_read - started,
+            extract=t_extract - t_read,
+            chunk=t_chunk - t_extract,
+            embed=t_embed - t_chunk,
+            index=index_s,
+            commit=commit_s,
+        )
+        return result, spent
+
+    def _read(self, path: Path) -> tuple[bytes, float]:
+        limit = self.config.max_file_mb * 1_000_000
+        try:
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):
+                raise ExtractionError("not a regular file (a device, pipe or socket): nothing to read")
+            if info.st_size > limit:
+                raise ExtractionError(
+                    f"the file is too large ({info.st_size / 1e6:,.0f} MB; the limit is "
+                    f"{self.config.max_file_mb} MB, set by [ingest] max_file_mb)"
+                )
+            with path.open("rb") as handle:
+                data = handle.read(limit + 1)
+        except FileNotFoundError as exc:
+            raise ExtractionError("the file does not exist (it was moved or deleted)") from exc
+        except PermissionError as exc:
+            raise ExtractionError("the file cannot be read: permission denied") from exc
+        except IsADirectoryError as exc:
+            raise ExtractionError("this is a folder, not a file") from exc
+        except OSError as exc:
+            raise ExtractionError(f"the file cannot be read: {exc.strerror or exc}") from exc
+        if len(data) > limit:
+            raise ExtractionError(f"the file grew past the {self.config.max_file_mb} MB limit while it was read")
+        return data, info.st_mtime
+
+    def _embed(
+        self, texts: list[str], subject: str, on_event: EventCallback | None, cancel: threading.Event | None
+    ) -> np.ndarray:
+        """Embed in batches of similar length (less padding), checking for cancel between batches."""
+        embedder = self.embedder()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        vectors = np.empty((len(texts), embedder.dimension), dtype=np.float32)
+        batch = self.config.embed_batch
+        emit(on_event, StageStarted("embed", subject))
+        for done in range(0, len(order), batch):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("ingest cancelled")
+            rows = order[done : done + batch]
+            vectors[rows] = embedder.embed([texts[i] for i in rows])
+            emit(on_event, Progress("embed", min(done + batch, len(order)), len(order), subject))
+        return vectors
+

@@ -1,0 +1,71 @@
+"""Build Evidence Units from chunk spans: passage, offsets, page, word boxes, scripts, context."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+
+from ..scripts import scripts_in
+from ..types import Box, EvidenceUnit
+from .chunk import Chunk
+from .extract import WordBox
+
+
+def build_units(
+    document: str, version: str, text: str, chunks: Sequence[Chunk], words: Sequence[WordBox]
+) -> list[EvidenceUnit]:
+    word_starts = [w.start for w in words]
+    units = []
+    for ordinal, piece in enumerate(chunks):
+        passage = text[piece.start : piece.end]
+        segment = piece.segment
+        # A table's header is context for every row block but the one that already starts with it.
+        context = segment.header if segment.header and not passage.startswith(segment.header) else ""
+        units.append(
+            EvidenceUnit(
+                unit_id=f"{version}-{ordinal:05d}",
+                document=document,
+                version=version,
+                ordinal=ordinal,
+                passage=passage,
+                char_start=piece.start,
+                char_end=piece.end,
+                page=segment.page,
+                boxes=boxes_for(words, word_starts, piece.start, piece.end),
+                section=segment.label,
+                context=context,
+                scripts=scripts_in(passage),
+            )
+        )
+    return units
+
+
+def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int) -> tuple[Box, ...]:
+    """One rectangle per drawn line of the span: the union of the boxes of its words on that line."""
+    if not words:
+        return ()
+    i = max(0, bisect.bisect_right(starts, start) - 1)
+    boxes: list[Box] = []
+    current: list[float] | None = None
+    page = 0
+    while i < len(words) and words[i].start < end:
+        w = words[i]
+        i += 1
+        if w.end <= start:
+            continue
+        same_line = (
+            current is not None
+            and w.page == page
+            and abs(w.y0 - current[1]) < 0.5 * max(1.0, current[3] - current[1])
+            and w.x0 >= current[0] - 1
+        )
+        if same_line and current is not None:
+            current = [current[0], min(current[1], w.y0), max(current[2], w.x1), max(current[3], w.y1)]
+        else:
+            if current is not None:
+                boxes.append(Box(page, *current))
+            current = [w.x0, w.y0, w.x1, w.y1]
+            page = w.page
+    if current is not None:
+        boxes.append(Box(page, *current))
+    return tuple(boxes)

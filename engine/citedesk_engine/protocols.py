@@ -1,0 +1,25 @@
+"""Seams for pluggable parts. Real implementations live in `models/`, fakes in `testing.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+
+class Embedder(Protocol):
+    """Turns passages into L2-normalised float32 vectors of a fixed dimension."""
+
+    @property
+    def name(self) -> str:
+        """Identifies the model; a library refuses vectors of another model."""
+        ...
+
+    @property
+    def dimension(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """One normalised row per text, in order."""
+        ...

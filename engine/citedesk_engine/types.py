@@ -1,0 +1,171 @@
+"""Values that cross module boundaries: evidence units, documents, ingest reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle on a PDF page, in PDF points, origin top-left (PyMuPDF's convention)."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceUnit:
+    """A citable passage: a byte-exact slice `text[char_start:char_end]` of a document's extracted text.
+
+    `context` is what the reader needs to understand the passage but is not part of it (a table's
+    header row, the section heading); it is embedded and indexed with the passage, never cited.
+    """
+
+    unit_id: str
+    document: str
+    version: str
+    ordinal: int
+    passage: str
+    char_start: int
+    char_end: int
+    page: int | None = None
+    boxes: tuple[Box, ...] = ()
+    section: str = ""
+    context: str = ""
+    scripts: tuple[str, ...] = ()
+
+    @property
+    def index_text(self) -> str:
+        """The text that is embedded and indexed: context first, then the passage."""
+        return f"{self.context}\n{self.passage}" if self.context else self.passage
+
+
+@dataclass(frozen=True, slots=True)
+class StructureNode:
+    """A heading, slide, sheet or code symbol and the span of the text it governs."""
+
+    kind: str  # heading | slide | sheet | symbol
+    label: str
+    level: int
+    start: int
+    end: int
+    page: int | None = None
+
+
+class FileStatus(str, Enum):
+    INGESTED = "ingested"
+    UNCHANGED = "unchanged"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What happened to one file of an ingest."""
+
+    path: str
+    document: str
+    status: FileStatus
+    reason: str = ""
+    units: int = 0
+    pages: int = 0
+    language: str = ""
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StageTimes:
+    """Seconds spent per ingest stage, summed over files."""
+
+    read: float = 0.0
+    extract: float = 0.0
+    chunk: float = 0.0
+    embed: float = 0.0
+    index: float = 0.0
+    commit: float = 0.0
+
+    def add(self, other: StageTimes) -> StageTimes:
+        return StageTimes(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
+
+    def as_tuple(self) -> tuple[float, ...]:
+        return (self.read, self.extract, self.chunk, self.embed, self.index, self.commit)
+
+    def as_dict(self) -> dict[str, float]:
+        names = ("read", "extract", "chunk", "embed", "index", "commit")
+        return dict(zip(names, self.as_tuple(), strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class IngestReport:
+    """The outcome of one `Engine.ingest` call, file by file."""
+
+    files: tuple[FileResult, ...]
+    cancelled: bool = False
+    times: StageTimes = field(default_factory=StageTimes)
+
+    def count(self, status: FileStatus) -> int:
+        return sum(1 for f in self.files if f.status is status)
+
+    @property
+    def units(self) -> int:
+        return sum(f.units for f in self.files)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentRecord:
+    """A committed document of the library, as the manifest holds it."""
+
+    document: str
+    source_path: str
+    sha256: str
+    version: str
+    size: int
+    mtime: float
+    kind: str
+    units: int
+    pages: int
+    language: str
+    authority: int
+    ingested_at: float
+    text_sha256: str
+
+
+class DriftKind(str, Enum):
+    MISSING = "missing"
+    CHANGED = "changed"
+
+
+@dataclass(frozen=True, slots=True)
+class Drift:
+    """A library document whose source file is missing or no longer matches what was ingested."""
+
+    document: str
+    kind: DriftKind
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryStatus:
+    """A summary of the library for `citedesk status` and the status bar."""
+
+    library_dir: str
+    documents: int
+    units: int
+    size_bytes: int
+    models: tuple[ModelInfo, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelInfo:
+    """Where a model slot resolves and whether its files verified."""
+
+    slot: str
+    source: str
+    path: str
+    size_bytes: int
+    verified: bool
+    detail: str = ""
