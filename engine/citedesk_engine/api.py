@@ -68,7 +68,9 @@ class Engine:
         if self._embedder is None:
             folder = self.registry.embedder_path()
             name = PACKAGED_EMBEDDER_NAME if self.config.models.embedder == "default" else str(folder)
-            self._embedder = SentenceTransformerEmbedder(folder, name=name, batch_size=self.config.ingest.embed_batch)
+            self._embedder = SentenceTransformerEmbedder(
+                folder, name=name, batch_size=self.config.ingest.embed_batch
+            )
         if not self._embedder_checked:
             self.library.check_embedder(self._embedder.name, self._embedder.dimension)
             self._embedder_checked = True
@@ -133,7 +135,9 @@ class Engine:
                 drift.append(Drift(record.document, DriftKind.MISSING, f"cannot read it: {exc.strerror}"))
                 continue
             if changed:
-                drift.append(Drift(record.document, DriftKind.CHANGED, "the file changed since it was ingested"))
+                drift.append(
+                    Drift(record.document, DriftKind.CHANGED, "the file changed since it was ingested")
+                )
         return drift
 
     def models(self, verify: bool = True) -> tuple[ModelInfo, ...]:

@@ -11,18 +11,23 @@ import sys
 import threading
 from collections.abc import Sequence
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from .api import Engine
+from .config import cache_dir, default_library_dir, load_config
 from .errors import EngineError
 from .events import Event, FileFinished, Progress, StageStarted
+from .models.registry import ModelRegistry
 from .types import FileResult, FileStatus
 
 VERBS = ("ingest", "delete", "status", "models", "reconcile")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="citedesk", description="CiteDesk: cited answers from your documents.")
+    parser = argparse.ArgumentParser(
+        prog="citedesk", description="CiteDesk: cited answers from your documents."
+    )
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--library", metavar="DIR", help="library folder (default: your user data folder)")
     common.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -48,9 +53,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, stream=sys.stderr)
     try:
+        if args.verb == "models":  # needs no library: it must work before one exists
+            return _models(models_registry(args.library), args)
         with Engine.open(args.library) as engine:
             handler = {
-                "ingest": _ingest, "delete": _delete, "status": _status, "models": _models,
+                "ingest": _ingest,
+                "delete": _delete,
+                "status": _status,
                 "reconcile": _reconcile,
             }[args.verb]
             return handler(engine, args)
@@ -72,8 +81,17 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:
-        print(json.dumps({"files": [_file_json(f) for f in report.files], "cancelled": report.cancelled,
-                          "units": report.units, "seconds": report.times.as_dict()}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "files": [_file_json(f) for f in report.files],
+                    "cancelled": report.cancelled,
+                    "units": report.units,
+                    "seconds": report.times.as_dict(),
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
         counts = ", ".join(f"{report.count(s)} {s.value}" for s in FileStatus if report.count(s))
         print(f"{len(report.files)} files: {counts}; {report.units} units")
@@ -95,8 +113,13 @@ def _print_event(event: Event) -> None:
 
 def _file_json(result: FileResult) -> dict[str, Any]:
     return {
-        "path": result.path, "document": result.document, "status": result.status.value,
-        "reason": result.reason, "units": result.units, "pages": result.pages, "language": result.language,
+        "path": result.path,
+        "document": result.document,
+        "status": result.status.value,
+        "reason": result.reason,
+        "units": result.units,
+        "pages": result.pages,
+        "language": result.language,
     }
 
 
@@ -129,8 +152,13 @@ def _status(engine: Engine, args: argparse.Namespace) -> int:
     return 0
 
 
-def _models(engine: Engine, args: argparse.Namespace) -> int:
-    infos = engine.models(verify=not args.no_verify)
+def models_registry(library: str | None) -> ModelRegistry:
+    folder = Path(library).expanduser() if library else default_library_dir()
+    return ModelRegistry(load_config(folder / "config.toml").models, cache_dir())
+
+
+def _models(registry: ModelRegistry, args: argparse.Namespace) -> int:
+    infos = registry.describe(verify=not args.no_verify)
     if args.json:
         print(json.dumps({"models": [_plain(m) for m in infos]}, ensure_ascii=False))
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ class StructureNode:
     page: int | None = None
 
 
-class FileStatus(str, Enum):
+class FileStatus(StrEnum):
     INGESTED = "ingested"
     UNCHANGED = "unchanged"
     FAILED = "failed"
@@ -134,7 +134,7 @@ class DocumentRecord:
     text_sha256: str
 
 
-class DriftKind(str, Enum):
+class DriftKind(StrEnum):
     MISSING = "missing"
     CHANGED = "changed"
 

@@ -78,7 +78,8 @@ class Manifest:
     def begin_version(self, document: str, version: str) -> None:
         """Record the intent to write rows of `version`, before any is written."""
         self._db.execute(
-            "INSERT INTO pending (document, version, started) VALUES (?, ?, ?)", (document, version, time.time())
+            "INSERT INTO pending (document, version, started) VALUES (?, ?, ?)",
+            (document, version, time.time()),
         )
 
     def commit_version(self, record: DocumentRecord, structure: Sequence[StructureNode]) -> str | None:
@@ -88,7 +89,10 @@ class Manifest:
                 "SELECT version FROM documents WHERE document = ?", (record.document,)
             ).fetchone()
             placeholders = ", ".join("?" * 13)
-            self._db.execute(f"INSERT OR REPLACE INTO documents ({_COLUMNS}) VALUES ({placeholders})", dataclasses.astuple(record))
+            self._db.execute(
+                f"INSERT OR REPLACE INTO documents ({_COLUMNS}) VALUES ({placeholders})",
+                dataclasses.astuple(record),
+            )
             self._db.execute("DELETE FROM structure WHERE document = ?", (record.document,))
             self._db.executemany(
                 "INSERT INTO structure VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -96,7 +100,9 @@ class Manifest:
             )
             self._db.execute("DELETE FROM pending WHERE version = ?", (record.version,))
             if previous is not None and previous[0] != record.version:
-                self._db.execute("INSERT OR IGNORE INTO garbage VALUES (?, ?)", (record.document, previous[0]))
+                self._db.execute(
+                    "INSERT OR IGNORE INTO garbage VALUES (?, ?)", (record.document, previous[0])
+                )
         return None if previous is None else str(previous[0])
 
     def remove_document(self, document: str) -> str | None:
@@ -111,7 +117,9 @@ class Manifest:
         return str(row[0])
 
     def set_authority(self, document: str, authority: int) -> bool:
-        cursor = self._db.execute("UPDATE documents SET authority = ? WHERE document = ?", (authority, document))
+        cursor = self._db.execute(
+            "UPDATE documents SET authority = ? WHERE document = ?", (authority, document)
+        )
         return cursor.rowcount > 0
 
     def pending(self) -> list[tuple[str, str]]:
@@ -144,4 +152,3 @@ class _Transaction:
 
     def __exit__(self, kind: object, *_: object) -> None:
         self._db.execute("COMMIT" if kind is None else "ROLLBACK")
-

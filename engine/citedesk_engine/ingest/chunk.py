@@ -15,8 +15,11 @@ from .extract import Segment
 
 # One token per word, per punctuation mark, and per CJK character: close to word-piece counts.
 _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\w+|[^\w\s]", re.UNICODE)
-_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u061f\u0964][\"'\u201d\u2019)\]]*\s+")
+_SENTENCE_END = re.compile(
+    r"[.!?\u061f\u0964][\"'\u201d\u2019)\]]*\s+|[\u3002\uff01\uff1f][\"'\u201d\u2019)\]\u300d\u300f]*\s*"
+)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
+_LINE = re.compile(r"\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +72,15 @@ def _chunk_span(
 def _best_cut(text: str, floor: int, ceiling: int, kind: str) -> int:
     """The end of the last paragraph, line, sentence or word that ends in [floor, ceiling]."""
     window = text[floor:ceiling]
-    candidates = [_PARAGRAPH, re.compile(r"\n")]
+    candidates = [_PARAGRAPH, _LINE]
     if kind not in ("table", "code"):
         candidates.append(_SENTENCE_END)
     for pattern in candidates:
         last = None
-        for last in pattern.finditer(window):
-            pass
+        for match in pattern.finditer(window):
+            last = match
         if last is not None:
-            return floor + last.start() + (1 if pattern is _SENTENCE_END else 0)
+            return floor + (last.end() if pattern is _SENTENCE_END else last.start())
     return ceiling
 
 
@@ -94,10 +97,12 @@ def _sentence_aligned(text: str, tokens: list[tuple[int, int]], first: int, limi
         return min(first, len(tokens))
     window_start = tokens[first][0]
     window_end = tokens[limit][0]
-    match = re.search(r"[.!?\u3002\n][\"'\u201d)\]]*\s+", text[window_start:window_end])
+    match = _SENTENCE_END.search(text, window_start, window_end) or _LINE.search(
+        text, window_start, window_end
+    )
     if match is None:
         return first
-    return _first_token_at(tokens, window_start + match.end(), first)
+    return _first_token_at(tokens, match.end(), first)
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..config import IngestConfig
-from ..errors import Cancelled, ExtractionError
+from ..errors import Cancelled, ExtractionError, LibraryError, ModelError
 from ..events import EventCallback, FileFinished, Progress, StageStarted, emit
 from ..index.blobs import sha256_hex
 from ..index.library import Library, NewVersion
@@ -79,10 +79,17 @@ class IngestPipeline:
             else:
                 try:
                     result, spent = self._one(path, on_event, cancel, authority)
+                except (LibraryError, ModelError):
+                    raise  # not about this file: every other file would fail the same way
                 except Exception as exc:  # one file's surprise must not end the batch
                     log.exception("ingest of %s failed", path)
-                    reason = f"could not be indexed because of an internal error ({type(exc).__name__}: {exc})"
-                    result, spent = FileResult(str(path), document_id(path), FileStatus.FAILED, reason), StageTimes()
+                    reason = (
+                        f"could not be indexed because of an internal error ({type(exc).__name__}: {exc})"
+                    )
+                    result, spent = (
+                        FileResult(str(path), document_id(path), FileStatus.FAILED, reason),
+                        StageTimes(),
+                    )
                 times = times.add(spent)
                 cancelled = result.status is FileStatus.CANCELLED
             results.append(result)
@@ -111,7 +118,11 @@ class IngestPipeline:
         existing = self.library.manifest.document(document)
         if existing is not None and existing.sha256 == digest:
             result = FileResult(
-                str(path), document, FileStatus.UNCHANGED, units=existing.units, pages=existing.pages,
+                str(path),
+                document,
+                FileStatus.UNCHANGED,
+                units=existing.units,
+                pages=existing.pages,
                 language=existing.language,
             )
             return result, StageTimes(read=t_read - started)
@@ -119,11 +130,15 @@ class IngestPipeline:
         try:
             extracted = extract(data, path.suffix, self.config)
         except ExtractionError as exc:
-            return FileResult(str(path), document, FileStatus.FAILED, str(exc)), StageTimes(read=t_read - started)
+            return FileResult(str(path), document, FileStatus.FAILED, str(exc)), StageTimes(
+                read=t_read - started
+            )
         t_extract = time.perf_counter()
         version = uuid.uuid4().hex[:12]
         language = detect_language(extracted.text)
-        spans = chunk(extracted.text, extracted.segments, self.config.chunk_tokens, self.config.overlap_tokens)
+        spans = chunk(
+            extracted.text, extracted.segments, self.config.chunk_tokens, self.config.overlap_tokens
+        )
         units = build_units(document, version, extracted.text, spans, extracted.words)
         t_chunk = time.perf_counter()
         if not units:
@@ -152,11 +167,18 @@ class IngestPipeline:
             text_sha256=self.library.blobs.put(extracted.text.encode("utf-8")),
         )
         emit(on_event, StageStarted("index", str(path)))
-        index_s, commit_s = self.library.write_version(NewVersion(record, units, vectors, extracted.structure))
+        index_s, commit_s = self.library.write_version(
+            NewVersion(record, units, vectors, extracted.structure)
+        )
         finished = time.perf_counter()
         result = FileResult(
-            str(path), document, FileStatus.INGESTED, units=len(units), pages=extracted.pages,
-            language=language, seconds=finished - started,
+            str(path),
+            document,
+            FileStatus.INGESTED,
+            units=len(units),
+            pages=extracted.pages,
+            language=language,
+            seconds=finished - started,
         )
         spent = StageTimes(
             read=t_read - started,
@@ -190,7 +212,9 @@ class IngestPipeline:
         except OSError as exc:
             raise ExtractionError(f"the file cannot be read: {exc.strerror or exc}") from exc
         if len(data) > limit:
-            raise ExtractionError(f"the file grew past the {self.config.max_file_mb} MB limit while it was read")
+            raise ExtractionError(
+                f"the file grew past the {self.config.max_file_mb} MB limit while it was read"
+            )
         return data, info.st_mtime
 
     def _embed(
@@ -209,4 +233,3 @@ class IngestPipeline:
             vectors[rows] = embedder.embed([texts[i] for i in rows])
             emit(on_event, Progress("embed", min(done + batch, len(order)), len(order), subject))
         return vectors
-

@@ -30,6 +30,10 @@ _BOMS = (
 )
 
 
+# Most used first: the tie-break among single-byte code pages that decode a sample equally well.
+_COMMON_ENCODINGS = ("utf_8", "cp1252", "latin_1", "cp1251", "koi8_r", "cp1250", "shift_jis", "gb18030")
+
+
 def require_content(data: bytes) -> None:
     if not data.strip():
         raise ExtractionError("the file is empty: there is no text to index")
@@ -46,12 +50,27 @@ def decode_text(data: bytes, extension: str) -> str:
         return _normalise_newlines(data.decode("utf-8"))
     except UnicodeDecodeError:
         pass
-    best = charset_normalizer.from_bytes(data[:1_000_000]).best()
-    if best is None or best.encoding is None:
+    encoding = _guess_encoding(data[:1_000_000])
+    if encoding is None:
         raise ExtractionError(
             f"cannot tell the text encoding of this {extension} file; save it as UTF-8 and add it again"
         )
-    return _normalise_newlines(data.decode(best.encoding, errors="replace"))
+    return _normalise_newlines(data.decode(encoding, errors="replace"))
+
+
+def _guess_encoding(sample: bytes) -> str | None:
+    """charset-normalizer's best guess; among equally good guesses, the most widely used encoding.
+
+    Short Western European text decodes equally cleanly as cp1250, cp1252 and others; without the
+    tie-break a French letter would come out with Czech accents.
+    """
+    matches = list(charset_normalizer.from_bytes(sample))
+    if not matches:
+        return None
+    best = matches[0]
+    tied = [m.encoding for m in matches if (m.chaos, m.coherence) == (best.chaos, best.coherence)]
+    preferred = next((e for e in _COMMON_ENCODINGS if e in tied), None)
+    return preferred or best.encoding
 
 
 def _refuse_binary(data: bytes, extension: str) -> None:

@@ -41,12 +41,13 @@ def _walk(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
             builder.heading(child.text_content(), _HEADINGS[tag])
         elif tag == "table":
             rows = [
-                [cell.text_content() for cell in row if cell.tag in ("td", "th")]
-                for row in child.iter("tr")
+                [cell.text_content() for cell in row if cell.tag in ("td", "th")] for row in child.iter("tr")
             ]
             builder.table(rows)
         elif tag in _BLOCKS:
-            builder.paragraph(" ".join(child.text_content().split()) if tag != "pre" else child.text_content())
+            builder.paragraph(
+                " ".join(child.text_content().split()) if tag != "pre" else child.text_content()
+            )
         elif tag in _CONTAINERS or tag in ("ul", "ol", "dl", "details", "figure", "center"):
             _walk(child, builder)
         else:

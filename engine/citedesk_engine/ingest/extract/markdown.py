@@ -27,6 +27,8 @@ def extract_markdown(data: bytes, extension: str) -> ExtractedDocument:
     cuts = [0] + [s for s, _, _ in headings if s > 0] + [len(text)]
     labels = {s: label for s, _, label in headings}
     segments = tuple(
-        Segment(a, b, label=labels.get(a, "")) for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()
+        Segment(a, b, label=labels.get(a, ""))
+        for a, b in zip(cuts, cuts[1:], strict=False)
+        if text[a:b].strip()
     )
     return ExtractedDocument(text=text, kind="markdown", segments=segments, structure=tuple(nodes))

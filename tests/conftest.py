@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from citedesk_engine import Engine  # noqa: E402
+from citedesk_engine.testing import HashEmbedder  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep tests away from the user's real data folder; share one model cache across the session."""
+    cache = tmp_path_factory.getbasetemp() / "model-cache"
+    monkeypatch.setenv("CITEDESK_CACHE_DIR", str(cache))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.getbasetemp() / "xdg-data"))
+
+
+@pytest.fixture
+def fake_engine(tmp_path: Path):
+    """An engine on a fresh library with the hashing fake embedder (unit tests of the pipeline)."""
+    engine = Engine.open(tmp_path / "library", embedder=HashEmbedder())
+    yield engine
+    engine.close()

@@ -1,0 +1,211 @@
+"""Every extractor on real files made by the libraries that write these formats, and every bad input."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+import factories
+import pytest
+from citedesk_engine.config import IngestConfig
+from citedesk_engine.errors import ExtractionError
+from citedesk_engine.ingest.extract import extract, is_supported
+
+CONFIG = IngestConfig()
+FRENCH = (
+    "Quand il est rentré chez lui, la fenêtre était grande ouverte et le café avait refroidi. "
+    "Ce n'était pas la première fois que sa soeur oubliait de fermer la porte à clé."
+)
+RUSSIAN = (
+    "Работник не должен раскрывать конфиденциальную информацию третьим лицам без письменного "
+    "согласия работодателя, даже после окончания срока действия договора."
+)
+
+
+def run(path: Path, config: IngestConfig = CONFIG):
+    return extract(path.read_bytes(), path.suffix, config)
+
+
+def test_pdf_keeps_pages_words_and_bookmarks(tmp_path: Path) -> None:
+    path = factories.pdf(
+        tmp_path / "a.pdf",
+        ["Alpha beta gamma.\nSecond line here.", "Delta on page two."],
+        toc=[(1, "Intro", 1), (1, "Second", 2)],
+    )
+    doc = run(path)
+    assert doc.kind == "pdf" and doc.pages == 2
+    assert [s.page for s in doc.segments] == [1, 2]
+    assert "Alpha beta gamma." in doc.text[doc.segments[0].start : doc.segments[0].end]
+    assert doc.text[doc.segments[1].start : doc.segments[1].end] == "Delta on page two."
+    delta = next(w for w in doc.words if doc.text[w.start : w.end] == "Delta")
+    assert delta.page == 2 and 40 < delta.x0 < delta.x1 and delta.y0 < delta.y1
+    for word in doc.words:  # every box points at a real word of the text
+        assert doc.text[word.start : word.end].strip() == doc.text[word.start : word.end]
+    assert [(n.label, n.page) for n in doc.structure] == [("Intro", 1), ("Second", 2)]
+    assert doc.structure[0].end <= doc.structure[1].start
+
+
+def test_encrypted_pdf_is_refused_with_advice(tmp_path: Path) -> None:
+    with pytest.raises(ExtractionError, match="password-protected"):
+        run(factories.encrypted_pdf(tmp_path / "locked.pdf"))
+
+
+def test_scanned_pdf_says_to_run_ocr(tmp_path: Path) -> None:
+    with pytest.raises(ExtractionError, match="no extractable text.*OCR"):
+        run(factories.scanned_pdf(tmp_path / "scan.pdf"))
+
+
+def test_corrupt_pdf(tmp_path: Path) -> None:
+    good = factories.pdf(tmp_path / "good.pdf", ["Some text."]).read_bytes()
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(good[:40] + b"\x00garbage" * 50)
+    with pytest.raises(ExtractionError, match="PDF"):
+        run(broken)
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"this is not a pdf at all")
+    with pytest.raises(ExtractionError, match="not a readable PDF"):
+        run(junk)
+
+
+def test_docx_headings_paragraphs_and_table_header(tmp_path: Path) -> None:
+    doc = run(factories.docx(tmp_path / "r.docx"))
+    assert "Quarterly report" in doc.text and "Grace | Admiral" in doc.text
+    labels = [(n.kind, n.label, n.level) for n in doc.structure]
+    assert ("heading", "Quarterly report", 1) in labels and ("heading", "Staff", 2) in labels
+    staff = next(n for n in doc.structure if n.label == "Staff")
+    assert "Ada | Engineer" in doc.text[staff.start : staff.end]
+    table = next(s for s in doc.segments if s.kind == "table")
+    assert table.header == "Name | Role" and table.label == "Staff"
+
+
+def test_pptx_slides_titles_tables_and_notes(tmp_path: Path) -> None:
+    doc = run(factories.pptx(tmp_path / "d.pptx"))
+    assert doc.pages == 2
+    slides = [(n.kind, n.label) for n in doc.structure if n.kind == "slide"]
+    assert slides == [("slide", "Roadmap"), ("slide", "Risks")]
+    risks = next(s for s in doc.segments if s.page == 2)
+    assert "The parser may be slow." in doc.text[risks.start : risks.end]
+    assert "Speaker notes about risks." in doc.text
+
+
+def test_xlsx_sheets_as_tables_with_header(tmp_path: Path) -> None:
+    doc = run(factories.xlsx(tmp_path / "b.xlsx"))
+    assert [n.label for n in doc.structure if n.kind == "sheet"] == ["Budget", "Notes"]
+    budget = next(s for s in doc.segments if s.label == "Budget")
+    assert budget.kind == "table" and budget.header == "Item | Amount | Owner"
+    assert "Item 3 | 103 | Finance" in doc.text
+
+
+def test_html_drops_scripts_keeps_headings_and_tables(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text(
+        "<html><head><style>p{}</style><script>alert('x')</script></head><body>"
+        "<h1>Ports</h1><p>Lisbon has a <b>deep</b> harbour.</p><ul><li>One</li><li>Two</li></ul>"
+        "<table><tr><th>City</th><th>Pop</th></tr><tr><td>Porto</td><td>232000</td></tr></table>"
+        "Loose text.</body></html>",
+        encoding="utf-8",
+    )
+    doc = run(page)
+    assert "alert" not in doc.text and "p{}" not in doc.text
+    assert "Lisbon has a deep harbour." in doc.text and "Porto | 232000" in doc.text
+    assert "Loose text." in doc.text
+    assert [n.label for n in doc.structure] == ["Ports"]
+
+
+def test_markdown_keeps_source_and_sections(tmp_path: Path) -> None:
+    source = "# Guide\n\nIntro.\n\n## Install\n\nRun make.\n\n## Use\n\nClick.\n"
+    path = tmp_path / "g.md"
+    path.write_text(source, encoding="utf-8")
+    doc = run(path)
+    assert doc.text == source
+    nodes = {n.label: n for n in doc.structure}
+    assert doc.text[nodes["Install"].start : nodes["Install"].end].strip() == "## Install\n\nRun make."
+    assert nodes["Guide"].end == len(source)
+    assert [s.label for s in doc.segments] == ["Guide", "Install", "Use"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (FRENCH.encode("latin-1"), "la fenêtre était grande ouverte"),
+        (("Quotes “like this” cost €5. " + FRENCH).encode("cp1252"), "Quotes “like this” cost €5"),
+        (RUSSIAN.encode("cp1251"), "Работник не должен раскрывать"),
+        (RUSSIAN.encode("koi8-r"), "Работник не должен раскрывать"),
+        (codecs.BOM_UTF16_LE + "Grüße aus Köln".encode("utf-16-le"), "Grüße aus Köln"),
+        (codecs.BOM_UTF8 + "naïve".encode(), "naïve"),
+        (b"Windows\r\nline endings\r\n", "Windows\nline endings\n"),
+    ],
+)
+def test_text_encodings_are_detected(tmp_path: Path, raw: bytes, expected: str) -> None:
+    path = tmp_path / "t.txt"
+    path.write_bytes(raw)
+    doc = run(path)
+    assert expected in doc.text
+
+
+def test_csv_is_a_table_with_its_header(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text("city,population\nLisbon,545000\n", encoding="utf-8")
+    doc = run(path)
+    assert doc.segments[0].kind == "table" and doc.segments[0].header == "city,population"
+
+
+def test_code_symbols_become_structure(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("import os\n\ndef load(p):\n    return p\n\nclass Store:\n    pass\n")
+    doc = run(path)
+    assert [(n.kind, n.label) for n in doc.structure] == [("symbol", "load"), ("symbol", "Store")]
+    assert all(s.kind == "code" for s in doc.segments)
+
+
+@pytest.mark.parametrize("name", ["empty.txt", "empty.pdf", "empty.docx", "empty.md", "blank.txt"])
+def test_empty_files(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"   \n\n" if name == "blank.txt" else b"")
+    with pytest.raises(ExtractionError, match="empty"):
+        run(path)
+
+
+def test_binary_content_with_a_text_extension(tmp_path: Path) -> None:
+    path = tmp_path / "data.txt"
+    path.write_bytes(bytes(range(256)) * 20)
+    with pytest.raises(ExtractionError, match="binary data"):
+        run(path)
+    disguised = tmp_path / "report.txt"
+    disguised.write_bytes(factories.pdf(tmp_path / "real.pdf", ["x"]).read_bytes())
+    with pytest.raises(ExtractionError, match="holds PDF"):
+        run(disguised)
+
+
+def test_unsupported_and_old_office_extensions(tmp_path: Path) -> None:
+    image = tmp_path / "photo.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 100)
+    with pytest.raises(ExtractionError, match=r"unsupported file type '\.png'"):
+        run(image)
+    old = tmp_path / "old.doc"
+    old.write_bytes(b"\xd0\xcf\x11\xe0" + b"\0" * 100)
+    with pytest.raises(ExtractionError, match=r"save it as \.docx"):
+        run(old)
+    assert is_supported(".PDF") and not is_supported(".exe")
+
+
+@pytest.mark.parametrize("name", ["bomb.docx", "bomb.xlsx", "bomb.pptx"])
+def test_zip_bomb_is_refused_before_inflating(tmp_path: Path, name: str) -> None:
+    path = factories.zip_bomb(tmp_path / name, megabytes=60)
+    assert path.stat().st_size < 1_000_000
+    with pytest.raises(ExtractionError, match="zip bomb"):
+        run(path)
+    # A tighter absolute limit catches a bomb with a modest ratio too.
+    with pytest.raises(ExtractionError, match="zip bomb"):
+        run(path, IngestConfig(max_unzipped_mb=10))
+
+
+@pytest.mark.parametrize("name", ["bad.docx", "bad.xlsx", "bad.pptx"])
+def test_corrupt_office_files(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"PK\x03\x04 this is not really a zip")
+    with pytest.raises(ExtractionError, match="not a readable"):
+        run(path)
+    inner = factories.zip_bomb(tmp_path / ("z" + name), member="unrelated.txt", megabytes=1)
+    with pytest.raises(ExtractionError, match="not a readable"):
+        run(inner)

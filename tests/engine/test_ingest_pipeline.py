@@ -1,0 +1,268 @@
+"""The ingest pipeline end to end on a real library, with the fake embedder (the model is tested elsewhere)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import factories
+import pytest
+from citedesk_engine import Engine, FileFinished, FileStatus, Progress
+from citedesk_engine.config import Config, IngestConfig
+from citedesk_engine.errors import DocumentNotFound, LibraryError
+from citedesk_engine.testing import HashEmbedder
+from citedesk_engine.types import DriftKind
+
+
+def by_name(report) -> dict:
+    return {Path(f.path).name: f for f in report.files}
+
+
+def assert_consistent(engine: Engine) -> None:
+    """Every committed document is whole in every index, and nothing else is there."""
+    docs = engine.documents()
+    live = {d.version for d in docs}
+    assert engine.library.vectors.versions() == live
+    assert engine.library.vectors.count() == sum(d.units for d in docs)
+    assert engine.library.lexical.count() == sum(d.units for d in docs)
+    assert engine.library.manifest.pending() == [] and engine.library.manifest.garbage() == []
+    for d in docs:
+        units = engine.units(d.document)
+        assert len(units) == d.units
+        text = engine.text(d.document)
+        for u in units:
+            assert text[u.char_start : u.char_end] == u.passage
+
+
+def test_mixed_folder_and_every_bad_input(fake_engine: Engine, tmp_path: Path) -> None:
+    folder = tmp_path / "in put ünïcode"
+    factories.mixed_folder(folder)
+    bad = folder / "bad"
+    bad.mkdir()
+    factories.encrypted_pdf(bad / "locked.pdf")
+    factories.scanned_pdf(bad / "scan.pdf")
+    (bad / "corrupt.pdf").write_bytes(b"%PDF-1.4\n garbage \x00\x01")
+    (bad / "empty.txt").write_bytes(b"")
+    (bad / "binary.txt").write_bytes(bytes(range(256)) * 10)
+    (bad / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    factories.zip_bomb(bad / "bomb.docx")
+    (folder / ".hidden.txt").write_text("should be skipped")
+    report = fake_engine.ingest([folder, tmp_path / "does-not-exist.txt"])
+    files = by_name(report)
+    good = [
+        "report.pdf",
+        "minutes.docx",
+        "deck.pptx",
+        "budget.xlsx",
+        "page.html",
+        "notes.md",
+        "plain.txt",
+        "table.csv",
+        "tool.py",
+    ]
+    for name in good:
+        assert files[name].status is FileStatus.INGESTED, (name, files[name].reason)
+        assert files[name].units > 0
+    reasons = {name: files[name].reason for name in files if files[name].status is FileStatus.FAILED}
+    assert "password-protected" in reasons["locked.pdf"]
+    assert "scanned" in reasons["scan.pdf"]
+    assert "not a readable PDF" in reasons["corrupt.pdf"] or "damaged" in reasons["corrupt.pdf"]
+    assert "empty" in reasons["empty.txt"]
+    assert "binary" in reasons["binary.txt"]
+    assert "unsupported file type" in reasons["image.png"]
+    assert "zip bomb" in reasons["bomb.docx"]
+    assert "does not exist" in reasons["does-not-exist.txt"]
+    assert ".hidden.txt" not in files
+    assert files["report.pdf"].pages == 2
+    assert_consistent(fake_engine)
+    pdf_units = fake_engine.units(files["report.pdf"].document)
+    assert {u.page for u in pdf_units} == {1, 2} and all(u.boxes for u in pdf_units)
+    assert all(b.page == u.page for u in pdf_units for b in u.boxes)
+    assert fake_engine.structure(files["deck.pptx"].document)[0].label == "Roadmap"
+
+
+def test_unchanged_files_are_skipped_and_changed_files_replaced(fake_engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("The old fact about zebras.\n", encoding="utf-8")
+    first = fake_engine.ingest([path])
+    assert first.files[0].status is FileStatus.INGESTED
+    old_version = fake_engine.documents()[0].version
+    again = fake_engine.ingest([path])
+    assert again.files[0].status is FileStatus.UNCHANGED and again.files[0].units == 1
+    path.write_text("The new fact about giraffes.\n", encoding="utf-8")
+    third = fake_engine.ingest([path])
+    assert third.files[0].status is FileStatus.INGESTED
+    assert_consistent(fake_engine)
+    assert old_version not in fake_engine.library.vectors.versions()
+    (unit,) = fake_engine.units(str(path))
+    assert "giraffes" in unit.passage
+    searcher = fake_engine.library.lexical
+    assert searcher.count() == 1
+
+
+def test_same_name_in_two_folders_is_two_documents(fake_engine: Engine, tmp_path: Path) -> None:
+    for sub in ("one", "two"):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "readme.txt").write_text(f"Readme of folder {sub}.", encoding="utf-8")
+    report = fake_engine.ingest([tmp_path / "one", tmp_path / "two"])
+    assert [f.status for f in report.files] == [FileStatus.INGESTED, FileStatus.INGESTED]
+    assert len({f.document for f in report.files}) == 2
+    assert len(fake_engine.documents()) == 2
+
+
+def test_delete_removes_everything_and_reconcile_reports_drift(fake_engine: Engine, tmp_path: Path) -> None:
+    keep, gone, edited = (tmp_path / n for n in ("keep.txt", "gone.txt", "edited.txt"))
+    for p in (keep, gone, edited):
+        p.write_text(f"Contents of {p.name}.", encoding="utf-8")
+    fake_engine.ingest([keep, gone, edited])
+    fake_engine.delete(str(keep))
+    assert [d.document for d in fake_engine.documents()] == [str(edited), str(gone)] or len(
+        fake_engine.documents()
+    ) == 2
+    assert_consistent(fake_engine)
+    blobs = fake_engine.library.blobs
+    assert {p.name for p in (fake_engine.library.folder / "blobs").glob("*/*")} == set(
+        fake_engine.library.manifest.referenced_blobs()
+    )
+    with pytest.raises(DocumentNotFound):
+        fake_engine.delete(str(keep))
+    gone.unlink()
+    edited.write_text("Something else entirely.", encoding="utf-8")
+    os.utime(edited, (1, 1))
+    drift = {Path(d.document).name: d.kind for d in fake_engine.reconcile()}
+    assert drift == {"gone.txt": DriftKind.MISSING, "edited.txt": DriftKind.CHANGED}
+    assert blobs.size_bytes() > 0
+
+
+def test_cancel_between_files_leaves_no_partial_document(fake_engine: Engine, tmp_path: Path) -> None:
+    paths = []
+    for i in range(5):
+        p = tmp_path / f"f{i}.txt"
+        p.write_text(f"File number {i} talks about topic {i}.", encoding="utf-8")
+        paths.append(p)
+    cancel = threading.Event()
+
+    def on_event(event) -> None:
+        if isinstance(event, FileFinished) and event.result.path.endswith("f1.txt"):
+            cancel.set()
+
+    report = fake_engine.ingest(paths, on_event=on_event, cancel=cancel)
+    assert report.cancelled
+    assert [f.status for f in report.files] == [FileStatus.INGESTED] * 2 + [FileStatus.CANCELLED] * 3
+    assert len(fake_engine.documents()) == 2
+    assert_consistent(fake_engine)
+
+
+def test_cancel_during_embedding_writes_nothing_of_that_file(tmp_path: Path) -> None:
+    config = Config(ingest=IngestConfig(embed_batch=2))
+    engine = Engine.open(tmp_path / "lib", config, embedder=HashEmbedder())
+    try:
+        long = tmp_path / "long.txt"
+        long.write_text(
+            "\n\n".join(f"Paragraph {i}. " + factories.LOREM * 3 for i in range(30)), encoding="utf-8"
+        )
+        cancel = threading.Event()
+        events = []
+
+        def on_event(event) -> None:
+            events.append(event)
+            if isinstance(event, Progress) and event.stage == "embed" and event.done >= 4:
+                cancel.set()
+
+        report = engine.ingest([long], on_event=on_event, cancel=cancel)
+        assert report.cancelled and report.files[0].status is FileStatus.CANCELLED
+        assert engine.documents() == [] and engine.library.vectors.count() == 0
+        assert_consistent(engine)
+        progress = [e for e in events if isinstance(e, Progress) and e.stage == "embed"]
+        assert progress and progress[0].total > 4
+    finally:
+        engine.close()
+
+
+def test_file_that_disappears_mid_batch(fake_engine: Engine, tmp_path: Path) -> None:
+    first, second, third = (tmp_path / f"{n}.txt" for n in ("a", "b", "c"))
+    for p in (first, second, third):
+        p.write_text(f"Text of {p.name}.", encoding="utf-8")
+
+    def on_event(event) -> None:
+        if isinstance(event, FileFinished) and event.result.path == str(first):
+            second.unlink()
+
+    report = fake_engine.ingest([first, second, third], on_event=on_event)
+    statuses = [(Path(f.path).name, f.status) for f in report.files]
+    assert statuses == [
+        ("a.txt", FileStatus.INGESTED),
+        ("b.txt", FileStatus.FAILED),
+        ("c.txt", FileStatus.INGESTED),
+    ]
+    assert "does not exist" in report.files[1].reason
+
+
+def test_unreadable_file_and_special_files(fake_engine: Engine, tmp_path: Path, monkeypatch) -> None:
+    locked = tmp_path / "locked.txt"
+    locked.write_text("secret", encoding="utf-8")
+    fifo = tmp_path / "pipe.txt"
+    os.mkfifo(fifo)
+    real_open = Path.open
+
+    def deny(self: Path, *args, **kwargs):
+        if self == locked:  # tests run as root here, where chmod 000 would not stop a read
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", deny)
+    report = fake_engine.ingest([locked, fifo])
+    reasons = [f.reason for f in report.files]
+    assert "permission denied" in reasons[0] and "not a regular file" in reasons[1]
+
+
+def test_too_large_file_is_refused(tmp_path: Path) -> None:
+    engine = Engine.open(
+        tmp_path / "lib", Config(ingest=IngestConfig(max_file_mb=1)), embedder=HashEmbedder()
+    )
+    try:
+        big = tmp_path / "big.txt"
+        big.write_bytes(b"word " * 300_000)
+        report = engine.ingest([big])
+        assert report.files[0].status is FileStatus.FAILED and "too large" in report.files[0].reason
+    finally:
+        engine.close()
+
+
+def test_unsupported_script_is_ingested_and_its_script_recorded(fake_engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "khmer.txt"
+    path.write_text("ភាសាខ្មែរ គឺជាភាសាផ្លូវការរបស់ប្រទេសកម្ពុជា។ " * 5, encoding="utf-8")
+    report = fake_engine.ingest([path])
+    assert report.files[0].status is FileStatus.INGESTED
+    assert report.files[0].language == "km"
+    assert fake_engine.units(str(path))[0].scripts == ("khmer",)
+
+
+def test_authority_is_kept_across_reingest(fake_engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "law.txt"
+    path.write_text("Article 1. Everyone has rights.", encoding="utf-8")
+    fake_engine.ingest([path], authority=3)
+    path.write_text("Article 1. Everyone has rights and duties.", encoding="utf-8")
+    fake_engine.ingest([path])
+    assert fake_engine.documents()[0].authority == 3
+    fake_engine.set_authority(str(path), 1)
+    assert fake_engine.documents()[0].authority == 1
+
+
+def test_a_library_is_locked_and_keeps_its_embedder(tmp_path: Path) -> None:
+    engine = Engine.open(tmp_path / "lib", embedder=HashEmbedder(64))
+    try:
+        with pytest.raises(LibraryError, match="in use"):
+            Engine.open(tmp_path / "lib", embedder=HashEmbedder(64))
+        (tmp_path / "a.txt").write_text("Some text.", encoding="utf-8")
+        engine.ingest([tmp_path / "a.txt"])
+    finally:
+        engine.close()
+    other = Engine.open(tmp_path / "lib", embedder=HashEmbedder(32))
+    try:
+        (tmp_path / "b.txt").write_text("Other text.", encoding="utf-8")
+        with pytest.raises(LibraryError, match="indexed with the embedder hash-64"):
+            other.ingest([tmp_path / "b.txt"])
+    finally:
+        other.close()

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from citedesk_engine.scripts import script_of, scripts_in
+from conftest import SHARED
+
+VECTORS = json.loads((SHARED / "conformance" / "tokenize_v2.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", VECTORS["supported"], ids=lambda c: c["script"])
+def test_conformance_texts_are_in_their_script(case: dict) -> None:
+    assert scripts_in(case["text"]) == (case["script"],) or case["script"] in scripts_in(case["text"])
+
+
+def test_japanese_mixes_three_scripts() -> None:
+    assert scripts_in("東京はとてもカタカナです") == ("han", "hiragana", "katakana")
+
+
+def test_unsupported_scripts_are_named() -> None:
+    assert scripts_in("ភាសាខ្មែរ") == ("khmer",)
+    assert scripts_in("ქართული ენა") == ("georgian",)
+    assert scripts_in("123 + 456 = 579 !") == ()
+    assert script_of("é") == "latin" and script_of("7") == "common"

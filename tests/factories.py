@@ -1,0 +1,130 @@
+"""Build real documents of every supported kind for tests (with the same libraries users' tools use)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import pymupdf
+
+LOREM = (
+    "The committee met on Tuesday to review the annual budget. Revenue grew by twelve percent, "
+    "while operating costs fell slightly. The chair thanked the auditors for their careful work. "
+)
+
+
+def pdf(path: Path, pages: Sequence[str], toc: Sequence[tuple[int, str, int]] = ()) -> Path:
+    """A text PDF, one string per page (lines split on newlines), with optional bookmarks."""
+    doc = pymupdf.open()
+    for text in pages:
+        page = doc.new_page(width=595, height=842)
+        page.insert_textbox(pymupdf.Rect(50, 50, 545, 800), text, fontsize=11, fontname="helv")
+    if toc:
+        doc.set_toc([list(entry) for entry in toc])
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def encrypted_pdf(path: Path) -> Path:
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "Secret minutes of the board.")
+    doc.save(path, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="owner", user_pw="user")
+    doc.close()
+    return path
+
+
+def scanned_pdf(path: Path) -> Path:
+    """A PDF whose only page is an image of text: nothing to extract without OCR."""
+    source = pymupdf.open()
+    source.new_page(width=300, height=100).insert_text((20, 50), "Scanned text", fontsize=20)
+    pixmap = source[0].get_pixmap(dpi=72)
+    doc = pymupdf.open()
+    doc.new_page(width=300, height=100).insert_image(pymupdf.Rect(0, 0, 300, 100), pixmap=pixmap)
+    doc.save(path)
+    return path
+
+
+def docx(path: Path) -> Path:
+    import docx as python_docx
+
+    document = python_docx.Document()
+    document.add_heading("Quarterly report", level=1)
+    document.add_paragraph("This report covers the third quarter. " + LOREM)
+    document.add_heading("Staff", level=2)
+    table = document.add_table(rows=3, cols=2)
+    for r, (name, role) in enumerate([("Name", "Role"), ("Ada", "Engineer"), ("Grace", "Admiral")]):
+        table.cell(r, 0).text = name
+        table.cell(r, 1).text = role
+    document.add_heading("Outlook", level=2)
+    document.add_paragraph("Next quarter the team expects steady growth in Lisbon.")
+    document.save(path)
+    return path
+
+
+def pptx(path: Path) -> Path:
+    from pptx import Presentation
+
+    deck = Presentation()
+    for title, body in [("Roadmap", "Ship the viewer in March."), ("Risks", "The parser may be slow.")]:
+        slide = deck.slides.add_slide(deck.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text = body
+        slide.notes_slide.notes_text_frame.text = f"Speaker notes about {title.lower()}."
+    deck.save(path)
+    return path
+
+
+def xlsx(path: Path, rows: int = 5) -> Path:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Budget"
+    sheet.append(["Item", "Amount", "Owner"])
+    for i in range(rows):
+        sheet.append([f"Item {i}", 100 + i, "Finance"])
+    second = book.create_sheet("Notes")
+    second.append(["Remark"])
+    second.append(["Approved by the board"])
+    book.save(path)
+    return path
+
+
+def zip_bomb(path: Path, member: str = "word/document.xml", megabytes: int = 60) -> Path:
+    """A small zip whose one member inflates to `megabytes` of zeros."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open(member, "w") as handle:
+            block = b"\0" * 1_000_000
+            for _ in range(megabytes):
+                handle.write(block)
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+def mixed_folder(root: Path) -> dict[str, Path]:
+    """A folder with one good file of every kind; returns name -> path."""
+    root.mkdir(parents=True, exist_ok=True)
+    files = {
+        "report.pdf": pdf(
+            root / "report.pdf", ["Page one talks about apples.\n" + LOREM, "Page two is on pears."]
+        ),
+        "minutes.docx": docx(root / "minutes.docx"),
+        "deck.pptx": pptx(root / "deck.pptx"),
+        "budget.xlsx": xlsx(root / "budget.xlsx"),
+    }
+    (root / "page.html").write_text(
+        "<html><head><title>T</title><script>var x=1;</script></head><body><h1>Harbour</h1>"
+        "<p>The harbour opened in 1880.</p></body></html>",
+        encoding="utf-8",
+    )
+    (root / "notes.md").write_text("# Notes\n\nFirst note.\n\n## More\n\nSecond note.\n", encoding="utf-8")
+    (root / "plain.txt").write_text("Plain text about the river Tagus.\n", encoding="utf-8")
+    (root / "table.csv").write_text("city,population\nLisbon,545000\nPorto,232000\n", encoding="utf-8")
+    (root / "tool.py").write_text("def add(a, b):\n    return a + b\n\n\nclass Box:\n    pass\n")
+    for name in ("page.html", "notes.md", "plain.txt", "table.csv", "tool.py"):
+        files[name] = root / name
+    return files
