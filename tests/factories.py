@@ -96,11 +96,10 @@ def xlsx(path: Path, rows: int = 5) -> Path:
 def zip_bomb(path: Path, member: str = "word/document.xml", megabytes: int = 60) -> Path:
     """A small zip whose one member inflates to `megabytes` of zeros."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        with archive.open(member, "w") as handle:
-            block = b"\0" * 1_000_000
-            for _ in range(megabytes):
-                handle.write(block)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive, archive.open(member, "w") as handle:
+        block = b"\0" * 1_000_000
+        for _ in range(megabytes):
+            handle.write(block)
     path.write_bytes(buffer.getvalue())
     return path
 

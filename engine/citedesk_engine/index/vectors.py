@@ -95,6 +95,19 @@ class VectorStore:
         )
         return sorted((_unit(r) for r in rows), key=lambda u: u.ordinal)
 
+    def search(self, vector: npt.NDArray[np.float32], limit: int) -> list[tuple[str, str, float]]:
+        """The nearest units by cosine distance: (unit_id, version, distance), closest first."""
+        if self._table is None:
+            return []
+        rows = (
+            self._table.search(np.asarray(vector, dtype=np.float32))
+            .metric("cosine")
+            .select(["unit_id", "version"])
+            .limit(limit)
+            .to_list()
+        )
+        return [(r["unit_id"], r["version"], float(r["_distance"])) for r in rows]
+
     def versions(self) -> set[str]:
         if self._table is None:
             return set()

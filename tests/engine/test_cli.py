@@ -1,0 +1,71 @@
+"""The `citedesk` command as a user runs it: a real process, the real embedder, JSON on stdout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import factories
+import pytest
+
+pytestmark = pytest.mark.models
+CITEDESK = Path(sys.executable).with_name("citedesk")
+
+
+def citedesk(*args: str) -> tuple[int, dict]:
+    result = subprocess.run([str(CITEDESK), *args], capture_output=True, text=True, timeout=600)
+    lines = result.stdout.strip().splitlines()
+    return result.returncode, json.loads(lines[-1]) if lines else {}
+
+
+def test_ingest_status_delete_reconcile(tmp_path: Path) -> None:
+    library = str(tmp_path / "lib")
+    docs = tmp_path / "my docs"
+    factories.mixed_folder(docs)
+    factories.encrypted_pdf(docs / "locked.pdf")
+    (docs / "empty.txt").write_text("")
+    code, out = citedesk("ingest", str(docs), "--library", library, "--json")
+    assert code == 1  # some files failed
+    files = {Path(f["path"]).name: f for f in out["files"]}
+    assert set(files["report.pdf"]) >= {"path", "document", "status", "reason", "units"}
+    assert files["report.pdf"]["status"] == "ingested" and files["report.pdf"]["units"] > 0
+    assert files["locked.pdf"]["status"] == "failed" and "password" in files["locked.pdf"]["reason"]
+    assert files["empty.txt"]["status"] == "failed" and "empty" in files["empty.txt"]["reason"]
+    (docs / "locked.pdf").unlink()
+    (docs / "empty.txt").unlink()
+    code, out = citedesk("ingest", str(docs), "--library", library, "--json")
+    assert code == 0 and {f["status"] for f in out["files"]} == {"unchanged"}
+
+    code, status = citedesk("status", "--library", library, "--json")
+    assert code == 0 and status["documents"] == 9 and status["units"] >= 9
+    assert {m["slot"] for m in status["models"]} == {"embedder", "generator", "reranker"}
+
+    code, out = citedesk("delete", str(docs / "plain.txt"), "--library", library, "--json")
+    assert code == 0 and out["deleted"].endswith("plain.txt")
+    code, out = citedesk("delete", str(docs / "plain.txt"), "--library", library, "--json")
+    assert code == 1 and "not in the library" in out["error"]
+
+    (docs / "notes.md").unlink()
+    code, out = citedesk("reconcile", "--library", library, "--json")
+    assert code == 0 and [(Path(d["document"]).name, d["kind"]) for d in out["drift"]] == [
+        ("notes.md", "missing")
+    ]
+
+
+def test_models_verb_reports_each_slot(tmp_path: Path) -> None:
+    code, out = citedesk("models", "--library", str(tmp_path / "lib"), "--json")
+    assert code == 0
+    slots = {m["slot"]: m for m in out["models"]}
+    assert slots["embedder"]["verified"] and slots["generator"]["verified"]
+    assert slots["generator"]["path"].endswith(".gguf") and slots["generator"]["size_bytes"] > 400_000_000
+
+
+def test_library_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    from citedesk_engine import Engine
+    from citedesk_engine.testing import HashEmbedder
+
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder()):
+        code, out = citedesk("status", "--library", str(tmp_path / "lib"), "--json")
+    assert code == 1 and "in use by another CiteDesk process" in out["error"]
