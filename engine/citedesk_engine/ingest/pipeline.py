@@ -71,6 +71,7 @@ class IngestPipeline:
         results: list[FileResult] = []
         times = StageTimes()
         emit(on_event, StageStarted("ingest", f"{len(files)} files"))
+        emit(on_event, Progress("files", 0, len(files)))
         cancelled = False
         for number, path in enumerate(files, start=1):
             if cancelled or (cancel is not None and cancel.is_set()):

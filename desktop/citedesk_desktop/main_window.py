@@ -1,0 +1,200 @@
+"""The main window: library on the left, the selected document on the right, status at the bottom."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from citedesk_engine import FileStatus, IngestReport, __version__
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+)
+
+from .runner import EngineRunner
+from .widgets.document_view import DocumentView
+from .widgets.library_panel import LibraryPanel
+
+log = logging.getLogger(__name__)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, runner: EngineRunner, library_dir: Path, settings: QSettings) -> None:
+        super().__init__()
+        self.runner = runner
+        self.library_dir = library_dir
+        self.settings = settings
+        self.setWindowTitle("CiteDesk")
+        self.setAcceptDrops(True)
+        self.setMinimumSize(800, 500)
+
+        self.library = LibraryPanel()
+        self.document = DocumentView()
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.library)
+        split.addWidget(self.document)
+        split.setSizes([520, 680])
+        self.setCentralWidget(split)
+
+        self.status_library = QLabel()
+        self.status_models = QLabel("Loading models…")
+        self.status_busy = QLabel()
+        bar = self.statusBar()
+        bar.addWidget(self.status_library, 1)
+        bar.addPermanentWidget(self.status_models)
+        bar.addPermanentWidget(self.status_busy)
+
+        self._build_menus()
+        self.library.add_files_requested.connect(self.choose_files)
+        self.library.add_folder_requested.connect(self.choose_folder)
+        self.library.remove_requested.connect(self.remove_documents)
+        self.library.reindex_requested.connect(self.reindex_documents)
+        self.library.cancel_requested.connect(runner.cancel)
+        self.library.document_selected.connect(lambda doc: runner.submit("text", doc))
+        runner.event.connect(self.library.on_event)
+        runner.finished.connect(self._on_finished)
+        runner.failed.connect(self._on_failed)
+        runner.busy_changed.connect(lambda busy: self.status_busy.setText("Working…" if busy else "Ready"))
+
+        geometry = settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1200, 760)
+        runner.submit("open", str(library_dir))
+        runner.submit("load_models")
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self._action(file_menu, "&Add files…", QKeySequence.StandardKey.Open, self.choose_files)
+        self._action(file_menu, "Add &folder…", QKeySequence("Ctrl+Shift+O"), self.choose_folder)
+        self._action(file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, self._remove_selected)
+        self._action(file_menu, "&Cancel indexing", QKeySequence("Esc"), self.runner.cancel)
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        help_menu = self.menuBar().addMenu("&Help")
+        self._action(help_menu, "&About CiteDesk", None, self.show_about)
+
+    def _action(self, menu, text: str, shortcut, slot) -> QAction:  # type: ignore[no-untyped-def]
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    # --- user actions --------------------------------------------------------------------------
+
+    def choose_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add documents to the library", str(Path.home()))
+        if paths:
+            self.ingest(paths)
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Add a folder to the library", str(Path.home()))
+        if folder:
+            self.ingest([folder])
+
+    def ingest(self, paths: list[str]) -> None:
+        self.library.ingest_started(paths)
+        self.runner.submit("ingest", paths)
+
+    def remove_documents(self, documents: list[str]) -> None:
+        if not documents:
+            return
+        names = "\n".join(Path(d).name for d in documents[:10]) + ("\n…" if len(documents) > 10 else "")
+        answer = QMessageBox.question(
+            self,
+            "Remove documents",
+            f"Remove these documents from the library?\n\n{names}\n\n"
+            "The files themselves stay where they are.",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.document.clear()
+            for document in documents:
+                self.runner.submit("delete", document)
+
+    def reindex_documents(self, documents: list[str]) -> None:
+        if documents:
+            self.ingest(documents)
+
+    def _remove_selected(self) -> None:
+        self.remove_documents(self.library.selected_documents())
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About CiteDesk",
+            f"<h3>CiteDesk {__version__}</h3><p>Answers from your own documents, every claim cited, "
+            "or a refusal that says why. Everything runs on this computer.</p>"
+            "<p>Library: " + str(self.library_dir) + "</p>"
+            "<p>Embedded models: all-MiniLM-L6-v2 (Apache-2.0), Qwen2.5-Coder-0.5B-Instruct (Apache-2.0).<br>"
+            "Qt / PySide6 (LGPL-3.0), PyMuPDF (AGPL-3.0), LanceDB and tantivy (Apache-2.0 / MIT).</p>",
+        )
+
+    # --- drag and drop -------------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.ingest(paths)
+
+    # --- engine results ------------------------------------------------------------------------
+
+    def _on_finished(self, operation: str, result: object) -> None:
+        if operation in ("open", "delete", "refresh"):
+            self._show_library(result)
+        elif operation == "ingest":
+            self.library.ingest_finished()
+            if result is not None:
+                report, snapshot = result  # type: ignore[misc]
+                self._show_library(snapshot)
+                self._announce(report)
+        elif operation == "text":
+            document, text, structure = result  # type: ignore[misc]
+            self.document.show_document(document, text, structure)
+        elif operation == "load_models":
+            self.status_models.setText("Models ready")
+
+    def _on_failed(self, operation: str, message: str, details: str) -> None:
+        if operation == "ingest":
+            self.library.ingest_finished()
+            self.runner.submit("refresh")
+        if operation == "load_models":
+            self.status_models.setText("Models unavailable")
+        if operation == "text":  # e.g. the document was removed meanwhile: say so where it was asked
+            self.document.clear()
+            self.document.title.setText(f"<i>{message}</i>")
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, "CiteDesk", message, parent=self)
+        box.setDetailedText(details)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.open()
+
+    def _show_library(self, snapshot: object) -> None:
+        status, documents = snapshot  # type: ignore[misc]
+        self.library.set_documents(documents)
+        self.status_library.setText(
+            f"{status.documents:,} documents · {status.units:,} passages · {status.size_bytes / 1e6:,.1f} MB"
+            f" · {status.library_dir}"
+        )
+
+    def _announce(self, report: IngestReport) -> None:
+        parts = [f"{report.count(s)} {s.value}" for s in FileStatus if report.count(s)]
+        message = ("Cancelled: " if report.cancelled else "Done: ") + (", ".join(parts) or "nothing to do")
+        self.statusBar().showMessage(message, 15000)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("library", str(self.library_dir))
+        event.accept()

@@ -1,0 +1,146 @@
+"""EngineRunner: the one worker thread that owns the engine. Widgets talk to it through signals only.
+
+Requests are queued to the worker; results, progress events and errors come back as queued signals,
+so the GUI thread never waits on the engine. Cancellation is cooperative (a threading.Event the
+engine checks between files and batches); the thread is never terminated.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from citedesk_engine import Cancelled, Engine, EngineError
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+log = logging.getLogger(__name__)
+
+EngineFactory = Callable[[Path], Engine]
+
+
+class _Worker(QObject):
+    event = Signal(object)
+    finished = Signal(str, object)
+    failed = Signal(str, str, str)
+
+    def __init__(self, factory: EngineFactory, cancel: threading.Event) -> None:
+        super().__init__()
+        self._factory = factory
+        self._cancel = cancel
+        self._engine: Engine | None = None
+
+    @Slot(str, object)
+    def run(self, operation: str, payload: Any) -> None:
+        try:
+            result = self._dispatch(operation, payload)
+        except Cancelled:
+            self.finished.emit(operation, None)
+        except EngineError as exc:
+            self.failed.emit(operation, str(exc), traceback.format_exc())
+        except Exception as exc:  # a bug must reach the user as a dialog, not kill the thread
+            log.exception("engine operation %s failed", operation)
+            self.failed.emit(
+                operation, f"Unexpected error: {type(exc).__name__}: {exc}", traceback.format_exc()
+            )
+        else:
+            self.finished.emit(operation, result)
+
+    def _dispatch(self, operation: str, payload: Any) -> Any:
+        if operation == "open":
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+            self._engine = self._factory(Path(payload))
+            return self._snapshot()
+        if operation == "close":
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+            return None
+        engine = self._require()
+        if operation == "ingest":
+            report = engine.ingest(payload, on_event=self.event.emit, cancel=self._cancel)
+            return report, self._snapshot()
+        if operation == "delete":
+            engine.delete(payload)
+            return self._snapshot()
+        if operation == "refresh":
+            return self._snapshot()
+        if operation == "text":
+            return payload, engine.text(payload), engine.structure(payload)
+        if operation == "load_models":
+            engine.embedder()
+            return engine.models(verify=False)
+        raise ValueError(f"unknown operation {operation}")
+
+    def _snapshot(self) -> Any:
+        engine = self._require()
+        return engine.status(), engine.documents()
+
+    def _require(self) -> Engine:
+        if self._engine is None:
+            raise EngineError("No library is open.")
+        return self._engine
+
+
+class EngineRunner(QObject):
+    """Owns the worker thread. `busy` is true from a request until its result or error arrives."""
+
+    event = Signal(object)
+    finished = Signal(str, object)
+    failed = Signal(str, str, str)
+    busy_changed = Signal(bool)
+    _request = Signal(str, object)
+
+    def __init__(self, factory: EngineFactory = Engine.open, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._cancel = threading.Event()
+        self._pending = 0
+        self._thread = QThread()
+        self._thread.setObjectName("citedesk-engine")
+        self._worker = _Worker(factory, self._cancel)
+        self._worker.moveToThread(self._thread)
+        self._request.connect(self._worker.run)
+        self._worker.event.connect(self.event)
+        self._worker.finished.connect(self._on_finished)
+        self._worker.failed.connect(self._on_failed)
+        self._thread.start()
+
+    @property
+    def busy(self) -> bool:
+        return self._pending > 0
+
+    def submit(self, operation: str, payload: Any = None) -> None:
+        if operation == "ingest":
+            self._cancel.clear()
+        self._pending += 1
+        if self._pending == 1:
+            self.busy_changed.emit(True)
+        self._request.emit(operation, payload)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def shutdown(self) -> None:
+        """Cancel running work, close the library on its own thread, and stop the thread."""
+        self._cancel.set()
+        self._request.emit("close", None)
+        self._thread.quit()
+        self._thread.wait()
+
+    def _on_finished(self, operation: str, result: object) -> None:
+        self._done()
+        self.finished.emit(operation, result)
+
+    def _on_failed(self, operation: str, message: str, details: str) -> None:
+        self._done()
+        self.failed.emit(operation, message, details)
+
+    def _done(self) -> None:
+        self._pending = max(0, self._pending - 1)
+        if self._pending == 0:
+            self.busy_changed.emit(False)

@@ -1,0 +1,277 @@
+"""The library panel: every document with its state, buttons to add and remove, ingest progress."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStackedLayout,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+COLUMNS = ("Document", "Type", "Units", "Lang", "State")
+STATE_TEXT = {
+    FileStatus.INGESTED: "indexed",
+    FileStatus.UNCHANGED: "unchanged",
+    FileStatus.FAILED: "failed",
+    FileStatus.CANCELLED: "cancelled",
+}
+
+
+@dataclass
+class Row:
+    document: str
+    kind: str = ""
+    units: int | None = None
+    language: str = ""
+    state: str = "indexed"
+    reason: str = ""
+
+
+class LibraryPanel(QWidget):
+    add_files_requested = Signal()
+    add_folder_requested = Signal()
+    remove_requested = Signal(list)
+    reindex_requested = Signal(list)
+    cancel_requested = Signal()
+    document_selected = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows: dict[str, Row] = {}
+        self._started = 0.0
+        self._files_total = 0
+        self._files_done = 0
+        self._current = ""
+
+        title = QLabel("<b>Library</b>")
+        add_files = QPushButton("Add files…")
+        add_files.setToolTip("Add documents to the library (Ctrl+O)")
+        add_folder = QPushButton("Add folder…")
+        add_folder.setToolTip("Add every document of a folder and its subfolders (Ctrl+Shift+O)")
+        self.remove_button = QPushButton("Remove")
+        self.remove_button.setToolTip("Remove the selected documents from the library (Delete)")
+        self.reindex_button = QPushButton("Re-index")
+        self.reindex_button.setToolTip("Read the selected documents again from their source files")
+        add_files.clicked.connect(self.add_files_requested)
+        add_folder.clicked.connect(self.add_folder_requested)
+        self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self.selected_documents()))
+        self.reindex_button.clicked.connect(lambda: self.reindex_requested.emit(self.selected_documents()))
+        buttons = QHBoxLayout()
+        for widget in (title, add_files, add_folder, self.remove_button, self.reindex_button):
+            buttons.addWidget(widget)
+        buttons.insertStretch(1)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.itemSelectionChanged.connect(self._on_selection)
+
+        self.empty = QLabel(
+            "<h3>Your library is empty</h3>"
+            "<p>Drop PDF, Word, PowerPoint, Excel, HTML, Markdown, text, CSV or code files anywhere on "
+            "this window,<br>or click <b>Add files…</b> or <b>Add folder…</b>.</p>"
+            "<p>Everything stays on this computer.</p>"
+        )
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._stack = QStackedLayout()
+        self._stack.addWidget(self.empty)
+        self._stack.addWidget(self.table)
+
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress_label = QLabel()
+        self.progress_label.setWordWrap(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop after the current step; finished documents are kept (Esc)")
+        self.cancel_button.clicked.connect(self._on_cancel)
+        progress_row = QHBoxLayout()
+        progress_row.addWidget(self.progress, 1)
+        progress_row.addWidget(self.cancel_button)
+        self.progress_box = QWidget()
+        box = QVBoxLayout(self.progress_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(progress_row)
+        box.addWidget(self.progress_label)
+        self.progress_box.setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(buttons)
+        layout.addLayout(self._stack, 1)
+        layout.addWidget(self.progress_box)
+        self._update_buttons()
+
+    # --- documents -----------------------------------------------------------------------------
+
+    def set_documents(self, documents: list[DocumentRecord]) -> None:
+        """Show the committed documents; failures and cancellations of the last ingest stay listed."""
+        kept = {k: r for k, r in self._rows.items() if r.state in ("failed", "cancelled")}
+        self._rows = {d.document: Row(d.document, d.kind, d.units, d.language) for d in documents}
+        for key, row in kept.items():
+            self._rows.setdefault(key, row)
+        self._render()
+
+    def row(self, document: str) -> Row | None:
+        return self._rows.get(document)
+
+    def selected_documents(self) -> list[str]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        return [self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in rows]
+
+    # --- ingest progress ---------------------------------------------------------------------
+
+    def ingest_started(self, paths: list[str]) -> None:
+        for key in [k for k, r in self._rows.items() if r.state in ("failed", "cancelled")]:
+            del self._rows[key]
+        for path in paths:
+            if not Path(path).is_dir():
+                row = self._rows.setdefault(path, Row(path))
+                row.state, row.reason = "queued", ""
+        self._started = time.monotonic()
+        self._files_total = self._files_done = 0
+        self.progress.setRange(0, 0)
+        self.progress_label.setText("Looking at the files…")
+        self.cancel_button.setEnabled(True)
+        self.progress_box.setVisible(True)
+        self._render()
+
+    def on_event(self, event: object) -> None:
+        if isinstance(event, StageStarted) and event.stage == "read":
+            self._current = event.subject
+            row = self._rows.setdefault(event.subject, Row(event.subject))
+            row.state = "processing"
+            self._render_row(event.subject)
+        elif isinstance(event, Progress) and event.stage == "files":
+            self._files_total, self._files_done = event.total, event.done
+            self.progress.setRange(0, max(1, event.total))
+            self.progress.setValue(event.done)
+            self._describe_progress("")
+        elif isinstance(event, Progress) and event.stage == "embed":
+            self._describe_progress(f"embedding {event.done:,} of {event.total:,} passages")
+        elif isinstance(event, StageStarted) and event.stage in ("extract", "index"):
+            self._describe_progress("reading text" if event.stage == "extract" else "indexing")
+        elif hasattr(event, "result") and isinstance(event.result, FileResult):
+            self._file_finished(event.result)
+
+    def ingest_finished(self) -> None:
+        self.progress_box.setVisible(False)
+        for row in self._rows.values():
+            if row.state in ("queued", "processing"):
+                row.state = "cancelled"
+        self._render()
+
+    def _file_finished(self, result: FileResult) -> None:
+        self._rows.pop(result.path, None)
+        if result.status is FileStatus.FAILED or result.status is FileStatus.CANCELLED:
+            key = result.document
+            self._rows[key] = Row(key, state=STATE_TEXT[result.status], reason=result.reason)
+        else:
+            row = self._rows.setdefault(result.document, Row(result.document))
+            row.units, row.language = result.units, result.language
+            row.kind = row.kind or Path(result.path).suffix.lstrip(".")
+            row.state, row.reason = STATE_TEXT[result.status], ""
+        self._render()
+
+    def _describe_progress(self, step: str) -> None:
+        done, total = self._files_done, self._files_total
+        name = Path(self._current).name if self._current else ""
+        text = f"File {min(done + 1, total)} of {total}: {name}" if total and done < total else "Finishing…"
+        if step:
+            text += f" — {step}"
+        elapsed = time.monotonic() - self._started
+        if done and total > done and elapsed > 2:
+            text += f" · about {_duration(elapsed / done * (total - done))} left"
+        self.progress_label.setText(text)
+
+    def _on_cancel(self) -> None:
+        self.cancel_button.setEnabled(False)
+        self.progress_label.setText("Cancelling after the current step…")
+        self.cancel_requested.emit()
+
+    # --- rendering ---------------------------------------------------------------------------
+
+    def _render(self) -> None:
+        selected = set(self.selected_documents())
+        # Re-rendering is not the user selecting: no selection signals while rows are rebuilt.
+        self.table.blockSignals(True)
+        self.table.setRowCount(0)
+        for key in sorted(self._rows, key=lambda k: Path(k).name.lower()):
+            self.table.insertRow(self.table.rowCount())
+            self._fill(self.table.rowCount() - 1, self._rows[key])
+            if key in selected:
+                self.table.selectRow(self.table.rowCount() - 1)
+        self.table.blockSignals(False)
+        self._stack.setCurrentWidget(self.table if self._rows else self.empty)
+        self._update_buttons()
+
+    def _render_row(self, key: str) -> None:
+        for r in range(self.table.rowCount()):
+            if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == key:
+                self._fill(r, self._rows[key])
+                return
+        self._render()
+
+    def _fill(self, index: int, row: Row) -> None:
+        state = row.state if not row.reason else f"{row.state}: {row.reason}"
+        values = (
+            Path(row.document).name,
+            row.kind,
+            "" if row.units is None else f"{row.units:,}",
+            row.language,
+            state,
+        )
+        for column, value in enumerate(values):
+            item = QTableWidgetItem(value)
+            item.setData(Qt.ItemDataRole.UserRole, row.document)
+            item.setToolTip(f"{row.document}\n{state}")
+            if column == 2:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if row.state == "failed":
+                item.setForeground(QColor("#c62828"))
+            self.table.setItem(index, column, item)
+
+    def _on_selection(self) -> None:
+        self._update_buttons()
+        selected = self.selected_documents()
+        if len(selected) == 1 and self._rows[selected[0]].state in ("indexed", "unchanged"):
+            self.document_selected.emit(selected[0])
+
+    def _update_buttons(self) -> None:
+        indexed = [
+            d
+            for d in self.selected_documents()
+            if self._rows.get(d, Row(d)).state in ("indexed", "unchanged")
+        ]
+        self.remove_button.setEnabled(bool(indexed))
+        self.reindex_button.setEnabled(bool(indexed))
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 3600:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"

@@ -1,0 +1,163 @@
+"""The window driven as a user drives it: drop files, watch progress, cancel, read failures, remove."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+import factories
+from citedesk_desktop.main_window import MainWindow
+from citedesk_desktop.runner import EngineRunner
+from citedesk_engine import Engine
+from citedesk_engine.testing import HashEmbedder
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> QSettings:
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+def make_window(qtbot, tmp_path: Path, settings: QSettings, factory=None) -> MainWindow:
+    runner = EngineRunner(factory or (lambda folder: Engine.open(folder, embedder=HashEmbedder())))
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
+    return window
+
+
+def drop(window: MainWindow, paths: list[Path]) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    event = QDropEvent(
+        QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
+    )
+    window.dropEvent(event)
+
+
+def states(window: MainWindow) -> dict[str, str]:
+    table = window.library.table
+    return {table.item(r, 0).text(): table.item(r, 4).text() for r in range(table.rowCount())}
+
+
+def test_drop_files_shows_progress_then_states_and_failures(qtbot, tmp_path: Path, settings) -> None:
+    window = make_window(qtbot, tmp_path, settings)
+    try:
+        assert window.library.empty.isVisible()
+        folder = tmp_path / "docs"
+        factories.mixed_folder(folder)
+        factories.encrypted_pdf(folder / "locked.pdf")
+        seen_progress = []
+        window.runner.event.connect(lambda e: seen_progress.append(window.library.progress_box.isVisible()))
+        drop(window, [folder])
+        assert window.library.progress_box.isVisible()
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        assert any(seen_progress)
+        assert not window.library.progress_box.isVisible()
+        shown = states(window)
+        assert shown["report.pdf"] == "indexed" and shown["minutes.docx"] == "indexed"
+        assert shown["locked.pdf"].startswith("failed: the PDF is password-protected")
+        assert "9 documents" in window.status_library.text()
+        # Selecting a document shows its extracted text and outline.
+        row = next(r for r in range(window.library.table.rowCount()) if window.library.table.item(r, 0).text() == "deck.pptx")
+        window.library.table.selectRow(row)
+        qtbot.waitUntil(lambda: "Roadmap" in window.document.text.toPlainText(), timeout=10_000)
+        assert window.document.outline.count() == 2
+    finally:
+        window.close()
+        window.runner.shutdown()
+
+
+def test_cancel_keeps_finished_documents(qtbot, tmp_path: Path, settings) -> None:
+    window = make_window(qtbot, tmp_path, settings)
+    try:
+        files = []
+        for i in range(40):
+            path = tmp_path / f"doc{i:02}.txt"
+            path.write_text("\n\n".join(factories.LOREM for _ in range(30)))
+            files.append(path)
+
+        def cancel_after_two(event) -> None:
+            if getattr(event, "stage", "") == "files" and event.done == 2:
+                window.library.cancel_button.click()
+
+        window.runner.event.connect(cancel_after_two)
+        window.ingest([str(p) for p in files])
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        shown = states(window)
+        indexed = [name for name, state in shown.items() if state == "indexed"]
+        cancelled = [name for name, state in shown.items() if state.startswith("cancelled")]
+        assert 2 <= len(indexed) < 40 and len(indexed) + len(cancelled) == 40
+        assert window.statusBar().currentMessage().startswith("Cancelled")
+    finally:
+        window.close()
+        window.runner.shutdown()
+
+
+def test_remove_asks_then_removes(qtbot, tmp_path: Path, settings, monkeypatch) -> None:
+    window = make_window(qtbot, tmp_path, settings)
+    try:
+        path = tmp_path / "a.txt"
+        path.write_text("Some words to keep.")
+        window.ingest([str(path)])
+        qtbot.waitUntil(lambda: states(window).get("a.txt") == "indexed", timeout=30_000)
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=30_000)
+        monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+        window.library.table.selectRow(0)
+        window.library.remove_button.click()
+        qtbot.waitUntil(lambda: window.library.empty.isVisible(), timeout=30_000)
+        assert "0 documents" in window.status_library.text()
+    finally:
+        window.close()
+        window.runner.shutdown()
+
+
+def test_engine_error_shows_a_dialog_with_details(qtbot, tmp_path: Path, settings) -> None:
+    (tmp_path / "library").mkdir()
+    (tmp_path / "library" / "config.toml").write_text("[ingest]\nnonsense = 1\n")
+    runner = EngineRunner()
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(lambda: isinstance(QApplication.activeModalWidget(), QMessageBox) or any(
+            isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets()), timeout=30_000)
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        assert "Unknown settings" in box.text() and "nonsense" in box.text()
+        assert "Traceback" in box.detailedText()
+        box.close()
+    finally:
+        window.close()
+        runner.shutdown()
+
+
+@pytest.mark.models
+def test_real_engine_drop_a_pdf_and_stay_responsive(qtbot, tmp_path: Path, settings) -> None:
+    """The real engine and embedder: the event loop keeps turning while the worker ingests."""
+    window = make_window(qtbot, tmp_path, settings, factory=Engine.open)
+    try:
+        pdf = factories.pdf(tmp_path / "paper.pdf", [factories.LOREM * 6] * 6)
+        stalls = []
+        last = [time.perf_counter()]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            stalls.append(now - last[0])
+            last[0] = now
+
+        from PySide6.QtCore import QTimer
+
+        timer = QTimer()
+        timer.timeout.connect(tick)
+        timer.start(10)
+        drop(window, [pdf])
+        qtbot.waitUntil(lambda: states(window).get("paper.pdf") == "indexed", timeout=120_000)
+        timer.stop()
+        assert len(stalls) > 5  # the GUI thread kept running timers during the ingest
+    finally:
+        window.close()
+        window.runner.shutdown()
