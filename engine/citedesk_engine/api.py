@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 
-from .config import Config, cache_dir, default_library_dir, load_config
-from .errors import DocumentNotFound
+from .config import Config, cache_dir, default_library_dir, load_config, thread_count
+from .errors import ConfigError, DocumentNotFound
 from .events import EventCallback
 from .index.blobs import sha256_hex
 from .index.library import Library
 from .ingest.pipeline import IngestPipeline, document_id
 from .models.embedder import SentenceTransformerEmbedder
+from .models.llm import GgufYesNoReranker, LocalLLM
 from .models.registry import ModelRegistry
 from .protocols import Embedder
+from .retrieve.pipeline import RetrievalPipeline, check_signals
+from .retrieve.rerank import (
+    CrossEncoderReranker,
+    HttpReranker,
+    IdentityReranker,
+    IndexedEmbeddingReranker,
+    Reranker,
+)
+from .retrieve.retrievers import LexicalRetriever, Retriever, StructureRetriever, VectorRetriever
 from .types import (
     DocumentRecord,
     Drift,
@@ -24,6 +34,7 @@ from .types import (
     IngestReport,
     LibraryStatus,
     ModelInfo,
+    Retrieval,
     StructureNode,
 )
 
@@ -39,6 +50,8 @@ class Engine:
         self.registry = registry
         self._embedder = embedder
         self._embedder_checked = False
+        self._reranker: Reranker | None = None
+        self._llm: LocalLLM | None = None
 
     @classmethod
     def open(
@@ -87,6 +100,65 @@ class Engine:
         """Add or refresh files and folders (recursively); each file's outcome is in the report."""
         pipeline = IngestPipeline(self.library, self.embedder, self.config.ingest)
         return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority)
+
+    def retrieve(
+        self, question: str, k: int | None = None, *, signals: Sequence[str] | None = None
+    ) -> Retrieval:
+        """Ranked candidates for a question, without generating: per-retriever ranks and scores,
+        fused score and rerank score, with the trace of each stage."""
+        pipeline = RetrievalPipeline(
+            library=self.library,
+            retrievers=self._retrievers(signals if signals is not None else self.config.retrieval.signals),
+            reranker=self.reranker(),
+            config=self.config.retrieval,
+            rerank_head=self._rerank_head(),
+        )
+        return pipeline.run(question, k or self.config.retrieval.top_k)
+
+    def reranker(self) -> Reranker:
+        """The configured reranker, built once."""
+        if self._reranker is None:
+            self._reranker = self._build_reranker()
+        return self._reranker
+
+    def llm(self) -> LocalLLM:
+        """The local generator model (llama.cpp), loaded on first use."""
+        if self._llm is None:
+            self._llm = LocalLLM(self.registry.generator_path(), threads=thread_count(self.config.models))
+        return self._llm
+
+    def _retrievers(self, signals: Sequence[str]) -> list[Retriever]:
+        chosen = check_signals(signals)
+        built: dict[str, Retriever] = {
+            "vector": VectorRetriever(self.library, self.embedder),
+            "lexical": LexicalRetriever(self.library),
+            "structure": StructureRetriever(self.library),
+        }
+        return [built[name] for name in chosen]
+
+    def _rerank_head(self) -> int:
+        retrieval = self.config.retrieval
+        return retrieval.gguf_rerank_head if self.config.models.reranker == "gguf" else retrieval.rerank_head
+
+    def _build_reranker(self) -> Reranker:
+        models = self.config.models
+        kind = models.reranker
+        if kind in ("", "none"):
+            return IdentityReranker()
+        if kind == "embedding":
+            return IndexedEmbeddingReranker(self.library, self.embedder)
+        if kind == "cross-encoder":
+            folder = self.registry.reranker_path()
+            return CrossEncoderReranker(str(folder), batch_size=self.config.retrieval.rerank_batch)
+        if kind == "gguf":
+            return GgufYesNoReranker(self.llm())
+        if kind == "http":
+            if not models.reranker_url:
+                raise ConfigError("[models] reranker = 'http' needs reranker_url (and reranker_model).")
+            return HttpReranker(models.reranker_url, models.reranker_model)
+        raise ConfigError(
+            f"Unknown reranker {kind!r}: choose none, embedding, cross-encoder, gguf or http in [models]."
+        )
 
     def delete(self, document: str | Path) -> DocumentRecord:
         """Remove every trace of a document: units, vectors, lexical rows, blobs, structure."""

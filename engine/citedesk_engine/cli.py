@@ -21,7 +21,7 @@ from .events import Event, FileFinished, Progress, StageStarted
 from .models.registry import ModelRegistry
 from .types import FileResult, FileStatus
 
-VERBS = ("ingest", "delete", "status", "models", "reconcile")
+VERBS = ("ingest", "delete", "status", "models", "reconcile", "retrieve")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     models = verbs.add_parser("models", parents=[common], help="where each model slot resolves")
     models.add_argument("--no-verify", action="store_true", help="skip hashing the model files")
     verbs.add_parser("reconcile", parents=[common], help="documents whose source is missing or changed")
+    retrieve = verbs.add_parser(
+        "retrieve", parents=[common], help="ranked passages for a question, no answer"
+    )
+    retrieve.add_argument("question")
+    retrieve.add_argument("--k", type=int, default=None, help="how many passages (default: top_k)")
     return parser
 
 
@@ -61,6 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "delete": _delete,
                 "status": _status,
                 "reconcile": _reconcile,
+                "retrieve": _retrieve,
             }[args.verb]
             return handler(engine, args)
     except EngineError as exc:
@@ -177,6 +183,48 @@ def _reconcile(engine: Engine, args: argparse.Namespace) -> int:
         for d in drift:
             print(f"{d.kind.value:<8} {d.document}: {d.detail}")
         print(f"{len(drift)} documents need attention" if drift else "Every document matches its source.")
+    return 0
+
+
+def _retrieve(engine: Engine, args: argparse.Namespace) -> int:
+    result = engine.retrieve(args.question, args.k)
+    documents = {d.document: d for d in engine.documents()}
+    rows = []
+    for c in result.candidates:
+        scores: dict[str, Any] = {
+            name: {"rank": c.ranks[name], "score": c.scores[name]} for name in sorted(c.ranks)
+        }
+        scores["fused"] = c.fused
+        scores["rerank"] = c.rerank
+        rows.append(
+            {
+                "unit_id": c.unit.unit_id,
+                "document": c.unit.document,
+                "path": documents[c.unit.document].source_path if c.unit.document in documents else "",
+                "page": c.unit.page,
+                "section": c.unit.section,
+                "char_start": c.unit.char_start,
+                "char_end": c.unit.char_end,
+                "passage": c.unit.passage,
+                "scores": scores,
+            }
+        )
+    if args.json:
+        print(
+            json.dumps({"candidates": rows, "trace": [_plain(t) for t in result.trace]}, ensure_ascii=False)
+        )
+        return 0
+    if not rows:
+        print(
+            "Nothing found." if documents else "The library is empty: add documents with `citedesk ingest`."
+        )
+    for number, row in enumerate(rows, start=1):
+        where = f"p. {row['page']}" if row["page"] else row["section"] or ""
+        ranks = ", ".join(f"{n} #{v['rank'] + 1}" for n, v in row["scores"].items() if isinstance(v, dict))
+        print(
+            f"[{number}] {Path(row['document']).name} {where}  ({ranks}; fused {row['scores']['fused']:.4f})"
+        )
+        print("    " + " ".join(row["passage"].split())[:300])
     return 0
 
 

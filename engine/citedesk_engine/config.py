@@ -23,7 +23,12 @@ class ModelsConfig:
 
     embedder: str = DEFAULT
     generator: str = DEFAULT
+    # none (keep the fusion order) | embedding (stored vectors) | cross-encoder (reranker_path folder)
+    # | gguf (yes/no on the generator) | http (reranker_url, reranker_model)
     reranker: str = "none"
+    reranker_path: str = ""
+    reranker_url: str = ""
+    reranker_model: str = ""
     threads: int = 0  # 0: max(1, cores - 1), see DESIGN.md on llama.cpp and OpenMP spin-waiting
 
 
@@ -40,9 +45,22 @@ class IngestConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class RetrievalConfig:
+    top_k: int = 5
+    pool: int = 50  # candidates each retriever returns before fusion
+    rerank_head: int = 50  # how much of the fused list the reranker sees
+    gguf_rerank_head: int = 10  # the yes/no GGUF reranker costs ~0.5 s a passage on 2 cores
+    rerank_batch: int = 16
+    rrf_k: int = 60
+    # Which retrievers run: any of vector, lexical, structure. Empty: all that the library has.
+    signals: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     models: ModelsConfig = field(default_factory=ModelsConfig)
     ingest: IngestConfig = field(default_factory=IngestConfig)
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
 
     def with_changes(self, **sections: Any) -> Config:
         return dataclasses.replace(self, **sections)
@@ -72,7 +90,7 @@ def load_config(path: Path) -> Config:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"Cannot read the configuration {path}: {exc}") from exc
     sections: dict[str, Any] = {}
-    for name, cls in (("models", ModelsConfig), ("ingest", IngestConfig)):
+    for name, cls in (("models", ModelsConfig), ("ingest", IngestConfig), ("retrieval", RetrievalConfig)):
         values = raw.pop(name, {})
         if not isinstance(values, dict):
             raise ConfigError(f"[{name}] in {path} must be a table")
@@ -88,6 +106,7 @@ def _build(cls: type, values: dict[str, Any], where: str) -> Any:
     if unknown:
         raise ConfigError(f"Unknown settings in {where}: {', '.join(sorted(unknown))}")
     defaults = cls()
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
     for key, value in values.items():
         expected = type(getattr(defaults, key))
         if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):

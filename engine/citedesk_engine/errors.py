@@ -6,6 +6,7 @@ EngineError
 ├── ModelError           a model slot cannot be resolved, assembled, verified or loaded
 ├── ExtractionError      one file cannot be turned into text (reported per file, never stops a batch)
 ├── DocumentNotFound     a document id or path is not in the library
+├── RerankerError        a reranker failed or broke its contract (never a silent fallback)
 └── Cancelled            the caller's cancel event was set; the engine stopped at a safe point
 """
 
@@ -34,6 +35,10 @@ class ExtractionError(EngineError):
 
 class DocumentNotFound(EngineError):
     """The document is not in the library."""
+
+
+class RerankerError(EngineError):
+    """A reranker raised, or returned anything but one finite number per passage."""
 
 
 class Cancelled(EngineError):

@@ -56,6 +56,45 @@ class StructureNode:
     page: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A unit retrieval produced, with how each retriever ranked and scored it (ranks are zero-based)."""
+
+    unit: EvidenceUnit
+    ranks: dict[str, int]
+    scores: dict[str, float]
+    fused: float
+    rerank: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """What a reranker sees of a candidate: its id (for index-backed rerankers) and its text."""
+
+    unit_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class StageTrace:
+    """One pipeline stage of a question: candidates in and out, its figures, and its time."""
+
+    stage: str
+    candidates_in: int
+    candidates_out: int
+    ms: float
+    details: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Retrieval:
+    """Ranked candidates for a question, and the trace of how they were found."""
+
+    query: str
+    candidates: tuple[Candidate, ...]
+    trace: tuple[StageTrace, ...]
+
+
 class FileStatus(StrEnum):
     INGESTED = "ingested"
     UNCHANGED = "unchanged"

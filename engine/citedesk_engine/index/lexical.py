@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..types import EvidenceUnit
+
+_TERM = re.compile(r"\w+", re.UNICODE)
 
 
 class LexicalIndex:
@@ -37,6 +40,7 @@ class LexicalIndex:
                 )
             )
         writer.commit()
+        self._index.reload()
 
     def delete_versions(self, versions: Sequence[str]) -> None:
         if not versions:
@@ -45,6 +49,17 @@ class LexicalIndex:
         for version in versions:
             writer.delete_documents_by_term("version", version)
         writer.commit()
+        self._index.reload()
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over the units' text: (unit_id, score), best first. Any words, no query syntax."""
+        terms = [t.lower() for t in _TERM.findall(query)]
+        if not terms or limit <= 0:
+            return []
+        parsed = self._index.parse_query(" ".join(terms), ["text"])
+        searcher = self._index.searcher()
+        hits = searcher.search(parsed, limit).hits
+        return [(searcher.doc(address)["unit_id"][0], float(score)) for score, address in hits]
 
     def count(self) -> int:
         self._index.reload()

@@ -75,6 +75,14 @@ class Manifest:
         ).fetchall()
         return [StructureNode(*row) for row in rows]
 
+    def structure_nodes(self) -> list[tuple[str, str, str, int, int, int]]:
+        """Every live structure node: (document, version, label, level, char_start, char_end)."""
+        rows = self._db.execute(
+            "SELECT s.document, d.version, s.label, s.level, s.char_start, s.char_end "
+            "FROM structure s JOIN documents d ON d.document = s.document"
+        ).fetchall()
+        return [tuple(row) for row in rows]
+
     def begin_version(self, document: str, version: str) -> None:
         """Record the intent to write rows of `version`, before any is written."""
         self._db.execute(

@@ -102,11 +102,43 @@ class VectorStore:
         rows = (
             self._table.search(np.asarray(vector, dtype=np.float32))
             .metric("cosine")
-            .select(["unit_id", "version"])
+            .select(["unit_id", "version", "_distance"])
             .limit(limit)
             .to_list()
         )
         return [(r["unit_id"], r["version"], float(r["_distance"])) for r in rows]
+
+    def units_by_id(self, unit_ids: Sequence[str]) -> dict[str, EvidenceUnit]:
+        if self._table is None or not unit_ids:
+            return {}
+        columns = [f for f in self._table.schema.names if f != "vector"]
+        listed = ", ".join(_quote(u) for u in unit_ids)
+        rows = self._table.search().where(f"unit_id IN ({listed})").select(columns).limit(None).to_list()
+        return {r["unit_id"]: _unit(r) for r in rows}
+
+    def units_in_span(self, document: str, version: str, start: int, end: int) -> list[EvidenceUnit]:
+        """The units of a document version that overlap text[start:end], in reading order."""
+        if self._table is None:
+            return []
+        columns = [f for f in self._table.schema.names if f != "vector"]
+        where = (
+            f"document = {_quote(document)} AND version = {_quote(version)} "
+            f"AND char_start < {int(end)} AND char_end > {int(start)}"
+        )
+        rows = self._table.search().where(where).select(columns).limit(None).to_list()
+        return sorted((_unit(r) for r in rows), key=lambda u: u.ordinal)
+
+    def vectors_by_id(self, unit_ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
+        if self._table is None or not unit_ids:
+            return {}
+        listed = ", ".join(_quote(u) for u in unit_ids)
+        rows = self._table.search().where(f"unit_id IN ({listed})").select(["unit_id", "vector"]).limit(None)
+        table = rows.to_arrow()
+        vectors = table.column("vector").to_pylist()
+        return {
+            uid: np.asarray(vec, dtype=np.float32)
+            for uid, vec in zip(table.column("unit_id").to_pylist(), vectors, strict=True)
+        }
 
     def versions(self) -> set[str]:
         if self._table is None:

@@ -77,6 +77,10 @@ class ModelRegistry:
             return _user_gguf(self.config.generator)
         return self._assembled(GENERATOR, GENERATOR_FILENAME)
 
+    def reranker_path(self) -> Path:
+        """The sentence-transformers CrossEncoder folder of the reranker slot."""
+        return _user_folder(self.config.reranker_path, "reranker")
+
     def describe(self, verify: bool = True) -> tuple[ModelInfo, ...]:
         """Each slot: where it resolves, its size, and whether it verified (hashing when `verify`)."""
         return (self._describe_embedder(verify), self._describe_generator(verify), self._describe_reranker())
@@ -110,12 +114,23 @@ class ModelRegistry:
         return ModelInfo("generator", "packaged", str(path), path.stat().st_size, True, GENERATOR.title)
 
     def _describe_reranker(self) -> ModelInfo:
-        if self.config.reranker in ("", "none"):
+        kind = self.config.reranker
+        if kind in ("", "none"):
             return ModelInfo("reranker", "none", "", 0, True, "no reranker configured (fusion order kept)")
+        if kind == "embedding":
+            return ModelInfo(
+                "reranker", "embedding", "", 0, True, "cosine to the vectors stored in the index"
+            )
+        if kind == "gguf":
+            return ModelInfo("reranker", "gguf", "", 0, True, "yes/no judgement of the generator model")
+        if kind == "http":
+            return ModelInfo(
+                "reranker", "http", self.config.reranker_url, 0, True, self.config.reranker_model
+            )
         try:
-            folder = _user_folder(self.config.reranker, "reranker")
+            folder = self.reranker_path()
         except ModelError as exc:
-            return ModelInfo("reranker", "user folder", self.config.reranker, 0, False, str(exc))
+            return ModelInfo("reranker", "user folder", self.config.reranker_path, 0, False, str(exc))
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         return ModelInfo("reranker", "user folder", str(folder), size, True, "user model: not hashed")
 

@@ -1,0 +1,94 @@
+"""The local GGUF model through llama.cpp: loaded once, lazily, with a thread count that suits few cores."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ModelError
+
+log = logging.getLogger(__name__)
+
+
+class LocalLLM:
+    """Owns one llama.cpp context. Not thread-safe by itself: the engine's worker thread uses it."""
+
+    def __init__(self, path: Path, *, threads: int, context: int = 4096) -> None:
+        self._path = path
+        self._threads = threads
+        self._context = context
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def model(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                # With OpenMP spinning, n_threads == cores collapses to < 1 token/s when any other
+                # thread wants a core (DESIGN.md); passive waiting must be set before the import.
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+                import llama_cpp
+
+                log.info("loading %s with %d threads", self._path, self._threads)
+                try:
+                    self._model = llama_cpp.Llama(
+                        model_path=str(self._path),
+                        n_ctx=self._context,
+                        n_threads=self._threads,
+                        n_threads_batch=self._threads,
+                        verbose=False,
+                    )
+                except Exception as exc:
+                    raise ModelError(f"Cannot load the model {self._path}: {exc}") from exc
+            return self._model
+
+    def tokenize(self, text: str) -> list[int]:
+        return list(self.model().tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def next_token_logits(self, tokens: list[int]) -> np.ndarray:
+        """Evaluate `tokens` from a fresh state and return the logits of the next token."""
+        model = self.model()
+        model.reset()
+        model.eval(tokens)
+        # llama-cpp-python keeps no logits unless logits_all=True (a n_ctx x vocab array, ~300 MB
+        # here); the last row is read straight from the context instead.
+        pointer = model._ctx.get_logits_ith(-1)
+        return np.ctypeslib.as_array(pointer, shape=(model.n_vocab(),)).copy()
+
+
+class GgufYesNoReranker:
+    """Pointwise relevance: P(yes) of the local instruct model asked whether a passage answers the query."""
+
+    name = "gguf"
+    _PROMPT = (
+        "<|im_start|>system\nYou judge search results. Answer with yes or no only.<|im_end|>\n"
+        "<|im_start|>user\nQuestion: {query}\n\nPassage: {passage}\n\n"
+        "Does the passage contain the answer to the question?<|im_end|>\n<|im_start|>assistant\n"
+    )
+
+    def __init__(self, llm: LocalLLM, max_passage_chars: int = 1500) -> None:
+        self._llm = llm
+        self._max = max_passage_chars
+        self._answer_ids: tuple[list[int], list[int]] | None = None
+
+    def score(self, query: str, passages: list[Any]) -> list[float]:
+        yes_ids, no_ids = self._answers()
+        scores = []
+        for passage in passages:
+            prompt = self._PROMPT.format(query=query, passage=passage.text[: self._max])
+            logits = self._llm.next_token_logits(self._llm.tokenize(prompt))
+            yes = np.logaddexp.reduce(logits[yes_ids])
+            no = np.logaddexp.reduce(logits[no_ids])
+            scores.append(float(1.0 / (1.0 + np.exp(no - yes))))
+        return scores
+
+    def _answers(self) -> tuple[list[int], list[int]]:
+        if self._answer_ids is None:
+            yes = {self._llm.tokenize(w)[0] for w in ("yes", "Yes", " yes", " Yes")}
+            no = {self._llm.tokenize(w)[0] for w in ("no", "No", " no", " No")}
+            self._answer_ids = (sorted(yes), sorted(no))
+        return self._answer_ids

@@ -1,0 +1,5 @@
+"""Retrieval: retrievers gated by signals, reciprocal rank fusion, reranking of the fused head."""
+
+from .fusion import rrf_fuse
+
+__all__ = ["rrf_fuse"]

@@ -1,0 +1,135 @@
+"""The retrievers. Each returns its own ranked pool of (unit_id, score), best first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..index.library import Library
+from ..protocols import Embedder
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# Words that say nothing about which section is meant.
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "this",
+        "to",
+        "was",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "about",
+        "after",
+        "before",
+        "under",
+        "over",
+        "between",
+    ]
+)
+
+
+class Retriever(Protocol):
+    name: str
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]: ...
+
+
+@dataclass
+class VectorRetriever:
+    """Nearest units by cosine similarity of normalised embeddings (score = similarity)."""
+
+    library: Library
+    embedder: Callable[[], Embedder]
+    name: str = "vector"
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        vector = self.embedder().embed([query])[0]
+        return [(uid, 1.0 - distance) for uid, _, distance in self.library.vectors.search(vector, limit)]
+
+
+@dataclass
+class LexicalRetriever:
+    """BM25 over the persistent tantivy index (score = BM25)."""
+
+    library: Library
+    name: str = "lexical"
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        return self.library.lexical.search(query, limit)
+
+
+@dataclass
+class StructureRetriever:
+    """Query words matched to heading, slide, sheet and symbol labels; returns the section's units.
+
+    A label scores by the share of its content words the query contains (so "budget sheet" finds the
+    sheet "Budget"), and the units of the text it governs come back in reading order, body included.
+    """
+
+    library: Library
+    name: str = "structure"
+
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        words = {w for w in (t.lower() for t in _WORD.findall(query)) if w not in _STOP}
+        if not words:
+            return []
+        matches: list[tuple[float, int, str, str, int, int]] = []
+        for document, version, label, level, start, end in self.library.manifest.structure_nodes():
+            # Every word of the label counts: in "Section A" the "a" is what tells it from "Section B".
+            label_words = {t.lower() for t in _WORD.findall(label)}
+            if not label_words:
+                continue
+            share = len(label_words & words) / len(label_words)
+            if share >= 0.5:
+                # Deeper (more specific) sections first among equal matches.
+                matches.append((share, level, document, version, start, end))
+        matches.sort(key=lambda m: (-m[0], -m[1]))
+        found: list[tuple[str, float]] = []
+        seen: set[str] = set()
+        for share, _, document, version, start, end in matches:
+            for unit in self.library.vectors.units_in_span(document, version, start, end):
+                if unit.unit_id not in seen:
+                    seen.add(unit.unit_id)
+                    found.append((unit.unit_id, share))
+                if len(found) >= limit:
+                    return found
+        return found

@@ -1,0 +1,30 @@
+"""RRF reproduces every case of the CiteNexus conformance vectors exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from citedesk_engine.retrieve import rrf_fuse
+from conftest import SHARED
+
+CASES = json.loads((SHARED / "conformance" / "rrf.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"case{i}" for i in range(len(CASES))])
+def test_rrf_conformance(case: dict) -> None:
+    assert [unit for unit, _ in rrf_fuse(case["lists"], k=case["k"])] == case["fused"]
+
+
+def test_scores_follow_the_formula() -> None:
+    fused = dict(rrf_fuse([["a", "b"], ["b"]], k=60))
+    assert fused["a"] == pytest.approx(1 / 61)
+    assert fused["b"] == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_three_way_ties_are_exact_whatever_the_list_order() -> None:
+    lists = [["a", "b", "c"], ["b", "c", "a"], ["c", "a", "b"]]
+    for rotation in range(3):
+        rotated = lists[rotation:] + lists[:rotation]
+        assert [u for u, _ in rrf_fuse(rotated)] == ["a", "b", "c"]
