@@ -67,7 +67,6 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1200, 760)
         runner.submit("open", str(library_dir))
-        runner.submit("load_models")
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
@@ -75,6 +74,8 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Add &folder…", QKeySequence("Ctrl+Shift+O"), self.choose_folder)
         self._action(file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, self._remove_selected)
         self._action(file_menu, "&Cancel indexing", QKeySequence("Esc"), self.runner.cancel)
+        file_menu.addSeparator()
+        self._action(file_menu, "Open &library…", QKeySequence("Ctrl+L"), self.choose_library)
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
         help_menu = self.menuBar().addMenu("&Help")
@@ -99,6 +100,19 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Add a folder to the library", str(Path.home()))
         if folder:
             self.ingest([folder])
+
+    def choose_library(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self, "Open or create a library folder", str(self.library_dir.parent)
+        )
+        if folder:
+            self.open_library(Path(folder))
+
+    def open_library(self, folder: Path) -> None:
+        self.library_dir = folder
+        self.document.clear()
+        self.library.set_documents([])
+        self.runner.submit("open", str(folder))
 
     def ingest(self, paths: list[str]) -> None:
         self.library.ingest_started(paths)
@@ -152,7 +166,10 @@ class MainWindow(QMainWindow):
     # --- engine results ------------------------------------------------------------------------
 
     def _on_finished(self, operation: str, result: object) -> None:
-        if operation in ("open", "delete", "refresh"):
+        if operation == "open":
+            self._show_library(result)
+            self.runner.submit("load_models")  # the window is usable meanwhile
+        elif operation in ("delete", "refresh"):
             self._show_library(result)
         elif operation == "ingest":
             self.library.ingest_finished()
@@ -172,6 +189,9 @@ class MainWindow(QMainWindow):
             self.runner.submit("refresh")
         if operation == "load_models":
             self.status_models.setText("Models unavailable")
+        if operation == "open":
+            self.status_library.setText(f"No library open: {message}")
+            message += "\n\nFix the problem, or choose another library folder with File > Open library…"
         if operation == "text":  # e.g. the document was removed meanwhile: say so where it was asked
             self.document.clear()
             self.document.title.setText(f"<i>{message}</i>")

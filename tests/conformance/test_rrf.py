@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from citedesk_engine.retrieve import rrf_fuse
 from conftest import SHARED
 

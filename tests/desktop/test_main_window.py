@@ -5,16 +5,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QApplication, QMessageBox
-
 import factories
+import pytest
 from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
 from citedesk_engine import Engine
 from citedesk_engine.testing import HashEmbedder
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 
 @pytest.fixture
@@ -35,7 +34,11 @@ def drop(window: MainWindow, paths: list[Path]) -> None:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     event = QDropEvent(
-        QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
+        QPointF(20, 20),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
     )
     window.dropEvent(event)
 
@@ -64,7 +67,11 @@ def test_drop_files_shows_progress_then_states_and_failures(qtbot, tmp_path: Pat
         assert shown["locked.pdf"].startswith("failed: the PDF is password-protected")
         assert "9 documents" in window.status_library.text()
         # Selecting a document shows its extracted text and outline.
-        row = next(r for r in range(window.library.table.rowCount()) if window.library.table.item(r, 0).text() == "deck.pptx")
+        row = next(
+            r
+            for r in range(window.library.table.rowCount())
+            if window.library.table.item(r, 0).text() == "deck.pptx"
+        )
         window.library.table.selectRow(row)
         qtbot.waitUntil(lambda: "Roadmap" in window.document.text.toPlainText(), timeout=10_000)
         assert window.document.outline.count() == 2
@@ -124,8 +131,13 @@ def test_engine_error_shows_a_dialog_with_details(qtbot, tmp_path: Path, setting
     window = MainWindow(runner, tmp_path / "library", settings)
     qtbot.addWidget(window)
     try:
-        qtbot.waitUntil(lambda: isinstance(QApplication.activeModalWidget(), QMessageBox) or any(
-            isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets()), timeout=30_000)
+        qtbot.waitUntil(
+            lambda: (
+                isinstance(QApplication.activeModalWidget(), QMessageBox)
+                or any(isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets())
+            ),
+            timeout=30_000,
+        )
         box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
         assert "Unknown settings" in box.text() and "nonsense" in box.text()
         assert "Traceback" in box.detailedText()
