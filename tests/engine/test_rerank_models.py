@@ -1,0 +1,53 @@
+"""The model-backed rerankers on real weights: a CrossEncoder folder and the yes/no GGUF judge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from citedesk_engine import Engine
+from citedesk_engine.config import Config, ModelsConfig
+from citedesk_engine.models.llm import GgufYesNoReranker, LocalLLM
+from citedesk_engine.models.registry import ModelRegistry
+from citedesk_engine.types import Passage
+
+pytestmark = pytest.mark.models
+
+PASSAGES = [
+    Passage("a", "The central bank raised interest rates by half a point to fight inflation."),
+    Passage("b", "Emperor penguins eat mostly fish, squid and krill caught in the Southern Ocean."),
+    Passage("c", "The museum opens at nine and closes at five, except on public holidays."),
+]
+
+
+def test_gguf_yes_no_reranker_prefers_the_answering_passage(tmp_path: Path) -> None:
+    registry = ModelRegistry(ModelsConfig(), tmp_path / "cache")
+    reranker = GgufYesNoReranker(LocalLLM(registry.generator_path(), threads=1, context=1024))
+    scores = reranker.score("What do emperor penguins eat?", PASSAGES)
+    assert all(0.0 <= s <= 1.0 for s in scores)
+    assert scores[1] == max(scores) and scores[1] > 0.5
+    # Logits at temperature 0 from a fresh state: the same question scores the same every time.
+    assert reranker.score("What do emperor penguins eat?", PASSAGES) == scores
+    # The 0.5B judge is weak beyond such clear cases (issue 6 measured it near chance on harder data),
+    # which is why it is an option and not the default.
+
+
+def test_cross_encoder_folder_is_loaded_and_used(tmp_path: Path) -> None:
+    """No cross-encoder weights ship on any registry; a CrossEncoder made from the packaged MiniLM
+    (with a fresh scoring head) exercises the same loading and scoring path a user's folder takes."""
+    from sentence_transformers import CrossEncoder
+
+    folder = tmp_path / "cross-encoder"
+    embedder_folder = ModelRegistry(ModelsConfig(), tmp_path / "cache").embedder_path()
+    CrossEncoder(str(embedder_folder), num_labels=1, device="cpu").save(str(folder))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for p in PASSAGES:
+        (docs / f"{p.unit_id}.txt").write_text(p.text, encoding="utf-8")
+    config = Config(models=ModelsConfig(reranker="cross-encoder", reranker_path=str(folder)))
+    with Engine.open(tmp_path / "lib", config) as engine:
+        engine.ingest([docs])
+        found = engine.retrieve("penguins fish", k=3).candidates
+    assert len(found) == 3
+    scores = [c.rerank for c in found]
+    assert all(isinstance(s, float) for s in scores) and scores == sorted(scores, reverse=True)

@@ -1,0 +1,235 @@
+"""Retrievers, fusion into candidates, and the reranker contract (fake embedder; models elsewhere)."""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+
+import factories
+import pytest
+from citedesk_engine import Engine
+from citedesk_engine.config import Config, ModelsConfig, RetrievalConfig
+from citedesk_engine.errors import ConfigError, RerankerError
+from citedesk_engine.retrieve.rerank import HttpReranker, IdentityReranker, IndexedEmbeddingReranker, rerank
+from citedesk_engine.testing import HashEmbedder
+from citedesk_engine.types import Candidate, EvidenceUnit, Passage
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def unit(uid: str, text: str = "text") -> EvidenceUnit:
+    return EvidenceUnit(uid, "doc", uid.split("-")[0], 0, text, 0, len(text))
+
+
+def candidates(n: int) -> list[Candidate]:
+    return [
+        Candidate(unit(f"v-{i:03}", f"passage {i}"), {"lexical": i}, {"lexical": 1.0}, 1 / (61 + i))
+        for i in range(n)
+    ]
+
+
+class Scripted:
+    name = "scripted"
+
+    def __init__(self, result) -> None:  # type: ignore[no-untyped-def]
+        self.result = result
+
+    def score(self, query, passages):  # type: ignore[no-untyped-def]
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result(passages) if callable(self.result) else self.result
+
+
+@pytest.fixture
+def library_engine(tmp_path: Path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "birds.md").write_text(
+        "# Birds\n\nPenguins cannot fly but swim very well.\n\n## Owls\n\nOwls hunt at night.\n",
+        encoding="utf-8",
+    )
+    (docs / "money.txt").write_text(
+        "The central bank raised interest rates to fight inflation.", encoding="utf-8"
+    )
+    factories.xlsx(docs / "budget.xlsx")
+    engine = Engine.open(tmp_path / "lib", embedder=HashEmbedder())
+    engine.ingest([docs])
+    yield engine
+    engine.close()
+
+
+def test_retrieve_reports_every_retriever_and_fused_score(library_engine: Engine) -> None:
+    result = library_engine.retrieve("Do penguins fly?", k=3)
+    top = result.candidates[0]
+    assert "Penguins" in top.unit.passage
+    assert top.ranks["lexical"] == 0 and top.ranks["vector"] == 0
+    assert top.fused == pytest.approx(sum(1 / (61 + r) for r in top.ranks.values()))
+    assert [t.stage for t in result.trace] == [
+        "retrieve.vector",
+        "retrieve.lexical",
+        "retrieve.structure",
+        "fuse",
+        "rerank",
+    ]
+    assert len(result.candidates) <= 3
+
+
+def test_structure_returns_the_section_body(library_engine: Engine) -> None:
+    result = library_engine.retrieve("owls", k=5, signals=["structure"])
+    assert [c.unit.passage for c in result.candidates] == ["## Owls\n\nOwls hunt at night."]
+    sheet = library_engine.retrieve("budget sheet", k=5, signals=["structure"]).candidates
+    assert sheet and all(c.unit.section == "Budget" for c in sheet)
+
+
+def test_signals_choose_the_retrievers(library_engine: Engine) -> None:
+    result = library_engine.retrieve("interest rates", k=5, signals=["lexical"])
+    assert {name for c in result.candidates for name in c.ranks} == {"lexical"}
+    with pytest.raises(ConfigError, match="Unknown retrieval signals graph"):
+        library_engine.retrieve("x", signals=["graph"])
+
+
+def test_empty_library_and_wordless_questions(tmp_path: Path) -> None:
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder()) as engine:
+        assert engine.retrieve("anything").candidates == ()
+    # punctuation and query syntax never reach tantivy's parser
+    with Engine.open(tmp_path / "lib2", embedder=HashEmbedder()) as engine:
+        (tmp_path / "a.txt").write_text("AND OR NOT field:value (x)")
+        engine.ingest([tmp_path / "a.txt"])
+        assert engine.retrieve('"(( ?? ** :: AND', signals=["lexical"]).candidates
+        assert engine.retrieve("?!", signals=["lexical"]).candidates == ()
+
+
+def test_stale_rows_are_never_returned(library_engine: Engine, tmp_path: Path) -> None:
+    path = tmp_path / "docs" / "money.txt"
+    path.write_text("The harbour froze in winter.", encoding="utf-8")
+    library_engine.ingest([path])
+    found = library_engine.retrieve("interest rates inflation", k=10)
+    assert all("inflation" not in c.unit.passage for c in found.candidates)
+
+
+def test_reranker_reorders_and_can_drop() -> None:
+    pool = candidates(5)
+    reverse = Scripted(lambda passages: [float(i) for i in range(len(passages))])
+    out = rerank("q", pool, reverse, head=3)
+    assert [c.unit.unit_id for c in out] == ["v-002", "v-001", "v-000", "v-003", "v-004"]
+    assert [c.rerank for c in out[:3]] == [2.0, 1.0, 0.0] and out[3].rerank is None
+    dropped = rerank("q", pool, reverse, head=3, min_score=1.0)
+    assert [c.unit.unit_id for c in dropped] == ["v-002", "v-001", "v-003", "v-004"]
+    assert [c.unit.unit_id for c in rerank("q", pool, IdentityReranker(), head=5)] == [
+        c.unit.unit_id for c in pool
+    ]
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        (RuntimeError("boom"), "failed: RuntimeError: boom"),
+        ([1.0, 2.0], "returned 2 scores for 3 passages"),
+        ([1.0, math.nan, 2.0], "not a finite number"),
+        ([1.0, math.inf, 2.0], "not a finite number"),
+        ([1.0, "high", 2.0], "not a finite number"),
+        ([1.0, True, 2.0], "not a finite number"),
+        ("123", "not a list of scores"),
+        (None, "not a list of scores"),
+    ],
+)
+def test_broken_rerankers_raise_never_fall_back(result, message: str) -> None:
+    with pytest.raises(RerankerError, match=message):
+        rerank("q", candidates(3), Scripted(result), head=3)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), min_size=0, max_size=12),
+    st.integers(0, 15),
+)
+def test_no_candidate_outside_the_fused_head_can_come_out(scores: list[float], head: int) -> None:
+    pool = candidates(len(scores))
+    out = rerank("q", pool, Scripted(lambda passages: scores[: len(passages)]), head=head)
+    assert {c.unit.unit_id for c in out} <= {c.unit.unit_id for c in pool}
+    assert len(out) == len(pool) and len({c.unit.unit_id for c in out}) == len(out)
+    assert out[head:] == pool[head:]  # beyond the head, the fused order stands
+
+
+def test_indexed_embedding_reranker_uses_stored_vectors(library_engine: Engine) -> None:
+    found = library_engine.retrieve("penguins swim", k=4).candidates
+    reranker = IndexedEmbeddingReranker(library_engine.library, library_engine.embedder)
+    passages = [Passage("missing-00001", "not in the index")] + [
+        Passage(c.unit.unit_id, c.unit.passage) for c in found
+    ]
+    scores = reranker.score("penguins swim", passages)
+    assert scores[0] < -1.0 and all(-1.0 <= s <= 1.0 for s in scores[1:])
+    stored = library_engine.library.vectors.vectors_by_id([found[0].unit.unit_id])[found[0].unit.unit_id]
+    query = library_engine.embedder().embed(["penguins swim"])[0]
+    assert scores[1] == pytest.approx(float(stored @ query))
+
+
+class _RerankHandler(BaseHTTPRequestHandler):
+    requests: list[dict] = []
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        _RerankHandler.requests.append({"path": self.path, **body})
+        if body["query"] == "broken":
+            payload = {"results": [{"index": 0, "relevance_score": 1.0}]}
+        else:  # score by length, returned out of order as real servers do
+            ranked = sorted(range(len(body["documents"])), key=lambda i: -len(body["documents"][i]))
+            payload = {
+                "results": [{"index": i, "relevance_score": float(len(body["documents"][i]))} for i in ranked]
+            }
+        data = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:  # noqa: ANN002
+        pass
+
+
+def test_http_reranker_against_a_loopback_server() -> None:
+    server = HTTPServer(("127.0.0.1", 0), _RerankHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/v1"
+        reranker = HttpReranker(url, "bge-reranker-v2-m3", timeout=5)
+        passages = [Passage("a", "short"), Passage("b", "a much longer passage"), Passage("c", "medium one")]
+        assert reranker.score("q", passages) == [5.0, 21.0, 10.0]
+        assert _RerankHandler.requests[-1] == {
+            "path": "/v1/rerank",
+            "model": "bge-reranker-v2-m3",
+            "query": "q",
+            "documents": ["short", "a much longer passage", "medium one"],
+        }
+        with pytest.raises(RerankerError, match="did not score every passage"):
+            reranker.score("broken", passages)
+    finally:
+        server.shutdown()
+    with pytest.raises(RerankerError, match="failed"):
+        HttpReranker(url, "m", timeout=2).score("q", passages)  # the server is gone
+
+
+def test_reranker_configuration_errors(tmp_path: Path) -> None:
+    for models, message in [
+        (ModelsConfig(reranker="bogus"), "Unknown reranker 'bogus'"),
+        (ModelsConfig(reranker="http"), "needs reranker_url"),
+    ]:
+        with (
+            Engine.open(tmp_path / "lib", Config(models=models), embedder=HashEmbedder()) as engine,
+            pytest.raises(ConfigError, match=message),
+        ):
+            engine.retrieve("q")
+    config = Config(models=ModelsConfig(reranker="cross-encoder", reranker_path=str(tmp_path)))
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder()) as engine:
+        with pytest.raises(Exception, match="not a sentence-transformers model folder"):
+            engine.retrieve("q")
+
+
+def test_top_k_default_and_override(library_engine: Engine, tmp_path: Path) -> None:
+    assert len(library_engine.retrieve("the").candidates) <= RetrievalConfig().top_k
+    assert len(library_engine.retrieve("the", k=2).candidates) <= 2
