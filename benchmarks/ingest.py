@@ -18,6 +18,11 @@ embed stage can reach. Two goals are checked:
 
   * the time outside the embed stage is at most 15% of the ingest wall time;
   * embed-stage throughput is at least 90% of the raw model throughput.
+
+Wall times on a small machine are easily disturbed by other processes (a test run, a build). The
+embed stage and the raw encode are therefore also measured in CPU seconds of this process, with the
+CPU other processes used meanwhile ("other load", in cores, from /proc/stat on Linux); a figure taken
+under other load is flagged. Use --repeat 3 or more on a busy machine: medians are reported.
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from citedesk_engine import Engine, FileStatus
+from citedesk_engine import Engine, FileStatus, StageStarted
+from citedesk_engine.events import Event
 from citedesk_engine.protocols import Embedder
 
 PACKAGE = "debian-reference-en"
@@ -49,6 +55,7 @@ STAGES = ("read", "extract", "chunk", "embed", "index", "commit")
 RAW_BATCH = 32
 MAX_NON_EMBED_SHARE = 0.15
 MIN_EMBED_RATIO = 0.90
+NOISY_LOAD = 0.10  # cores of other work beyond which a timing is flagged as disturbed
 
 
 @dataclass
@@ -65,6 +72,11 @@ class RunResult:
     raw_units_per_s: float
     raw_s: float
     embed_ratio: float
+    embed_cpu_s: float | None  # CPU seconds of this process in the embed stage
+    raw_cpu_s: float
+    embed_ratio_cpu: float | None  # the ratio on CPU time: insensitive to other processes' load
+    embed_other_load: float | None  # average cores used by other processes during the embed stage
+    raw_other_load: float | None
     rss_before_mb: float | None
     rss_peak_during_mb: float | None
 
@@ -109,6 +121,56 @@ def fetch_pdf(target_dir: Path) -> Path:
 
 # --------------------------------------------------------------------------------------------------
 # Measuring
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Wall time, this process's CPU time, and (Linux) CPU time used by the whole machine."""
+
+    wall: float
+    cpu: float
+    machine: float | None
+
+    @staticmethod
+    def now() -> Clock:
+        return Clock(time.perf_counter(), time.process_time(), machine_busy_s())
+
+    def other_load(self, later: Clock) -> float | None:
+        """Average number of cores busy with other processes between this reading and `later`."""
+        if self.machine is None or later.machine is None or later.wall <= self.wall:
+            return None
+        foreign = (later.machine - self.machine) - (later.cpu - self.cpu)
+        return max(0.0, foreign) / (later.wall - self.wall)
+
+
+def machine_busy_s() -> float | None:
+    """Busy CPU seconds of the whole machine since boot (all but idle and iowait), or None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as handle:
+            fields = [int(v) for v in handle.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+class StageClock:
+    """An `on_event` callback: a Clock reading at every stage start of the ingest."""
+
+    def __init__(self) -> None:
+        self.marks: list[tuple[str, Clock]] = []
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, StageStarted):
+            self.marks.append((event.stage, Clock.now()))
+
+    def span(self, stage: str, end: Clock) -> tuple[Clock, Clock] | None:
+        """From the start of `stage` to the start of the next stage (or `end`)."""
+        for i, (name, clock) in enumerate(self.marks):
+            if name == stage:
+                following = self.marks[i + 1][1] if i + 1 < len(self.marks) else end
+                return clock, following
+        return None
 
 
 def maxrss_mb() -> float:
@@ -161,8 +223,8 @@ def sentence_transformer(embedder: Embedder) -> Any:
     return load()
 
 
-def raw_encode_seconds(model: Any, texts: list[str]) -> float:
-    started = time.perf_counter()
+def raw_encode(model: Any, texts: list[str]) -> tuple[Clock, Clock]:
+    started = Clock.now()
     model.encode(
         texts,
         batch_size=RAW_BATCH,
@@ -170,19 +232,21 @@ def raw_encode_seconds(model: Any, texts: list[str]) -> float:
         convert_to_numpy=True,
         show_progress_bar=False,
     )
-    return time.perf_counter() - started
+    return started, Clock.now()
 
 
 def run_once(pdf: Path, embedder: Embedder) -> RunResult:
     """Ingest `pdf` into a fresh library, then encode its committed passages with the bare model."""
+    stages = StageClock()
     with tempfile.TemporaryDirectory(prefix="citedesk-bench-lib-") as tmp:
         engine = Engine.open(Path(tmp) / "library", embedder=embedder)
         try:
             engine.embedder()  # records the embedder in the new library: not ingest work
             with RssSampler() as rss:
                 started = time.perf_counter()
-                report = engine.ingest([pdf])
-                wall = time.perf_counter() - started
+                report = engine.ingest([pdf], on_event=stages)
+                finished = Clock.now()
+            wall = finished.wall - started
             result = report.files[0]
             if result.status is not FileStatus.INGESTED:
                 raise SystemExit(f"ingest of {pdf} did not succeed: {result.status}: {result.reason}")
@@ -192,22 +256,30 @@ def run_once(pdf: Path, embedder: Embedder) -> RunResult:
     if len(texts) != result.units:
         raise SystemExit(f"the library returned {len(texts)} units, the report says {result.units}")
 
-    raw_s = raw_encode_seconds(sentence_transformer(embedder), texts)
-    stages = report.times.as_dict()
-    embed_s = stages["embed"]
-    embed_ups = result.units / embed_s if embed_s else float("nan")
-    raw_ups = result.units / raw_s if raw_s else float("nan")
+    raw_start, raw_end = raw_encode(sentence_transformer(embedder), texts)
+    raw_s, raw_cpu_s = raw_end.wall - raw_start.wall, raw_end.cpu - raw_start.cpu
+    times = report.times.as_dict()
+    embed_s = times["embed"]
+    embed_ups = result.units / embed_s
+    raw_ups = result.units / raw_s
+    embed_span = stages.span("embed", finished)
+    embed_cpu_s = embed_span[1].cpu - embed_span[0].cpu if embed_span else None
     return RunResult(
         pages=result.pages,
         units=result.units,
         wall_s=wall,
-        stages_s=stages,
-        other_s=max(0.0, wall - sum(stages.values())),
+        stages_s=times,
+        other_s=max(0.0, wall - sum(times.values())),
         non_embed_share=(wall - embed_s) / wall,
         embed_units_per_s=embed_ups,
         raw_units_per_s=raw_ups,
         raw_s=raw_s,
         embed_ratio=embed_ups / raw_ups,
+        embed_cpu_s=embed_cpu_s,
+        raw_cpu_s=raw_cpu_s,
+        embed_ratio_cpu=raw_cpu_s / embed_cpu_s if embed_cpu_s else None,
+        embed_other_load=embed_span[0].other_load(embed_span[1]) if embed_span else None,
+        raw_other_load=raw_start.other_load(raw_end),
         rss_before_mb=rss.before_mb,
         rss_peak_during_mb=rss.peak_mb,
     )
@@ -221,6 +293,15 @@ def rate(count: int, seconds: float) -> str:
     return f"{count / seconds:10.1f}" if seconds > 0 else f"{'-':>10}"
 
 
+def fmt(value: float | None, spec: str) -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def disturbed(run: RunResult) -> bool:
+    loads = (run.embed_other_load, run.raw_other_load)
+    return any(load is not None and load > NOISY_LOAD for load in loads)
+
+
 def print_run(number: int, total: int, run: RunResult) -> None:
     print(f"\nrun {number}/{total}: {run.pages} pages, {run.units} units, wall {run.wall_s:.2f} s")
     print(f"  {'stage':<8} {'seconds':>8} {'share':>7} {'pages/s':>10} {'units/s':>10}")
@@ -230,6 +311,11 @@ def print_run(number: int, total: int, run: RunResult) -> None:
         print(f"  {name:<8} {seconds:8.3f} {seconds / run.wall_s:7.1%} {pages} {units}")
     print(f"  raw encode of the same {run.units} passages: {run.raw_s:.2f} s, ", end="")
     print(f"{run.raw_units_per_s:.1f} units/s")
+    print(f"  CPU seconds: embed stage {fmt(run.embed_cpu_s, '.2f')}, raw encode {run.raw_cpu_s:.2f}")
+    print(
+        f"  other load (cores busy with other processes): embed stage {fmt(run.embed_other_load, '.2f')}, "
+        f"raw encode {fmt(run.raw_other_load, '.2f')}{'  DISTURBED' if disturbed(run) else ''}"
+    )
     if run.rss_before_mb is not None and run.rss_peak_during_mb is not None:
         grown = run.rss_peak_during_mb - run.rss_before_mb
         print(
@@ -250,6 +336,10 @@ def summarise(runs: list[RunResult]) -> dict[str, Any]:
         "embed_units_per_s": median([r.embed_units_per_s for r in runs]),
         "raw_units_per_s": median([r.raw_units_per_s for r in runs]),
         "embed_ratio": median([r.embed_ratio for r in runs]),
+        "embed_ratio_cpu": median([r.embed_ratio_cpu for r in runs if r.embed_ratio_cpu is not None])
+        if any(r.embed_ratio_cpu is not None for r in runs)
+        else None,
+        "disturbed_runs": sum(disturbed(r) for r in runs),
     }
 
 
@@ -324,6 +414,12 @@ def main(argv: list[str] | None = None) -> int:
         f"  embed stage / raw      {embed_ups:.1f} / {raw_ups:.1f} units/s = {summary['embed_ratio']:.3f}  "
         f"(goal >= {MIN_EMBED_RATIO:.2f}: {'MET' if ratio_ok else 'MISSED'})"
     )
+    print(f"  same ratio on CPU time {fmt(summary['embed_ratio_cpu'], '.3f')}")
+    if summary["disturbed_runs"]:
+        print(
+            f"  WARNING: {summary['disturbed_runs']} of {len(runs)} runs ran while other processes used more "
+            f"than {NOISY_LOAD} cores: wall figures are unreliable, rerun on an idle machine or use --repeat"
+        )
     print(f"  peak RSS (ru_maxrss)   {peak:.0f} MB (whole process, model included)")
 
     if args.json:

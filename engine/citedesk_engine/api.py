@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 
+from .answer.flow import AnswerFlow
+from .answer.verify import ClaimVerifier
 from .config import Config, cache_dir, default_library_dir, load_config, thread_count
 from .errors import ConfigError, DocumentNotFound
 from .events import EventCallback
 from .index.blobs import sha256_hex
+from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .ingest.pipeline import IngestPipeline, document_id
 from .models.embedder import SentenceTransformerEmbedder
-from .models.llm import GgufYesNoReranker, LocalLLM
+from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
 from .models.registry import ModelRegistry
-from .protocols import Embedder
+from .protocols import Embedder, Generator
 from .retrieve.pipeline import RetrievalPipeline, check_signals
 from .retrieve.rerank import (
     CrossEncoderReranker,
@@ -26,7 +30,9 @@ from .retrieve.rerank import (
     Reranker,
 )
 from .retrieve.retrievers import LexicalRetriever, Retriever, StructureRetriever, VectorRetriever
+from .serialize import plain
 from .types import (
+    Answer,
     DocumentRecord,
     Drift,
     DriftKind,
@@ -52,6 +58,7 @@ class Engine:
         self._embedder_checked = False
         self._reranker: Reranker | None = None
         self._llm: LocalLLM | None = None
+        self._generator: Generator | None = None
 
     @classmethod
     def open(
@@ -106,14 +113,69 @@ class Engine:
     ) -> Retrieval:
         """Ranked candidates for a question, without generating: per-retriever ranks and scores,
         fused score and rerank score, with the trace of each stage."""
-        pipeline = RetrievalPipeline(
+        return self._retrieval_pipeline(signals).run(question, k or self.config.retrieval.top_k)
+
+    def _retrieval_pipeline(self, signals: Sequence[str] | None) -> RetrievalPipeline:
+        return RetrievalPipeline(
             library=self.library,
             retrievers=self._retrievers(signals if signals is not None else self.config.retrieval.signals),
             reranker=self.reranker(),
             config=self.config.retrieval,
             rerank_head=self._rerank_head(),
         )
-        return pipeline.run(question, k or self.config.retrieval.top_k)
+
+    def ask(
+        self,
+        question: str,
+        *,
+        k: int | None = None,
+        mode: str | None = None,
+        conversation: str | None = None,
+        on_event: EventCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Answer:
+        """A cited answer or an attributable refusal; the turn is stored in its conversation."""
+        store = self.library.conversations
+        if conversation is not None and not store.exists(conversation):
+            raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
+        conversation = conversation or store.new(question)
+        earlier = [turn.question for turn in store.turns(conversation)]
+        flow = AnswerFlow(
+            retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(query, count, asked),
+            embedder=self.embedder,
+            generator=self.generator,
+            verifier=ClaimVerifier(self.config.verify, self.embedder),
+            config=self.config.answer,
+            tiers=lambda: {d.document: d.authority for d in self.documents()},
+            paths=lambda: {d.document: d.source_path for d in self.documents()},
+            library_empty=lambda: not self.library.manifest.live_versions(),
+        )
+        answer = flow.ask(
+            question,
+            k=k or self.config.retrieval.top_k,
+            mode=mode,
+            earlier=earlier,
+            on_event=on_event,
+            cancel=cancel,
+        )
+        answer = dataclasses.replace(answer, conversation=conversation)
+        store.add_turn(conversation, question, plain(answer))
+        return answer
+
+    def conversations(self) -> list[ConversationInfo]:
+        return self.library.conversations.list()
+
+    def conversation(self, conversation: str) -> list[Turn]:
+        return self.library.conversations.turns(conversation)
+
+    def delete_conversation(self, conversation: str) -> None:
+        if not self.library.conversations.delete(conversation):
+            raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
+
+    def generator(self) -> Generator:
+        if self._generator is None:
+            self._generator = LocalGenerator(self.llm())
+        return self._generator
 
     def reranker(self) -> Reranker:
         """The configured reranker, built once."""
@@ -124,7 +186,11 @@ class Engine:
     def llm(self) -> LocalLLM:
         """The local generator model (llama.cpp), loaded on first use."""
         if self._llm is None:
-            self._llm = LocalLLM(self.registry.generator_path(), threads=thread_count(self.config.models))
+            self._llm = LocalLLM(
+                self.registry.generator_path(),
+                threads=thread_count(self.config.models),
+                context=self.config.answer.context_tokens,
+            )
         return self._llm
 
     def _retrievers(self, signals: Sequence[str]) -> list[Retriever]:

@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import signal
 import sys
 import threading
 from collections.abc import Sequence
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .answer.verify import ClaimVerifier
 from .api import Engine
 from .config import cache_dir, default_library_dir, load_config
 from .errors import EngineError
-from .events import Event, FileFinished, Progress, StageStarted
+from .evaluate import read_claims, verify_claims
+from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
+from .models.embedder import SentenceTransformerEmbedder
 from .models.registry import ModelRegistry
-from .types import FileResult, FileStatus
+from .serialize import plain
+from .types import Answer, FileResult, FileStatus
 
-VERBS = ("ingest", "delete", "status", "models", "reconcile", "retrieve")
+VERBS = ("ingest", "delete", "status", "models", "reconcile", "retrieve", "ask", "verify")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +50,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     retrieve.add_argument("question")
     retrieve.add_argument("--k", type=int, default=None, help="how many passages (default: top_k)")
+    ask = verbs.add_parser("ask", parents=[common], help="a cited answer, or a refusal that says why")
+    ask.add_argument("question")
+    ask.add_argument("--k", type=int, default=None, help="passages kept after reranking (default: top_k)")
+    ask.add_argument("--mode", choices=("strict", "normal", "exploratory"), default=None, help="trust mode")
+    ask.add_argument("--conversation", metavar="ID", help="continue this conversation (follow-up question)")
+    verify = verbs.add_parser(
+        "verify", parents=[common], help="measure the per-claim gate on labelled claims"
+    )
+    verify.add_argument("claims", metavar="CLAIMS.jsonl")
     return parser
 
 
@@ -60,12 +71,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.verb == "models":  # needs no library: it must work before one exists
             return _models(models_registry(args.library), args)
+        if args.verb == "verify":  # needs no library either: claims come with their evidence
+            return _verify(args)
         with Engine.open(args.library) as engine:
             handler = {
                 "ingest": _ingest,
                 "delete": _delete,
                 "status": _status,
                 "reconcile": _reconcile,
+                "ask": _ask,
                 "retrieve": _retrieve,
             }[args.verb]
             return handler(engine, args)
@@ -142,8 +156,8 @@ def _status(engine: Engine, args: argparse.Namespace) -> int:
     status = engine.status()
     documents = engine.documents()
     if args.json:
-        payload = _plain(status)
-        payload["document_list"] = [_plain(d) for d in documents]
+        payload = plain(status)
+        payload["document_list"] = [plain(d) for d in documents]
         print(json.dumps(payload, ensure_ascii=False))
         return 0
     print(f"Library   {status.library_dir}")
@@ -166,7 +180,7 @@ def models_registry(library: str | None) -> ModelRegistry:
 def _models(registry: ModelRegistry, args: argparse.Namespace) -> int:
     infos = registry.describe(verify=not args.no_verify)
     if args.json:
-        print(json.dumps({"models": [_plain(m) for m in infos]}, ensure_ascii=False))
+        print(json.dumps({"models": [plain(m) for m in infos]}, ensure_ascii=False))
     else:
         for m in infos:
             state = "verified" if m.verified else "NOT VERIFIED"
@@ -178,11 +192,126 @@ def _models(registry: ModelRegistry, args: argparse.Namespace) -> int:
 def _reconcile(engine: Engine, args: argparse.Namespace) -> int:
     drift = engine.reconcile()
     if args.json:
-        print(json.dumps({"drift": [_plain(d) for d in drift]}, ensure_ascii=False))
+        print(json.dumps({"drift": [plain(d) for d in drift]}, ensure_ascii=False))
     else:
         for d in drift:
             print(f"{d.kind.value:<8} {d.document}: {d.detail}")
         print(f"{len(drift)} documents need attention" if drift else "Every document matches its source.")
+    return 0
+
+
+def _ask(engine: Engine, args: argparse.Namespace) -> int:
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
+
+    def stream(event: Event) -> None:
+        if isinstance(event, TokenDelta):
+            print(event.text, end="", file=sys.stderr, flush=True)
+
+    try:
+        answer = engine.ask(
+            args.question,
+            k=args.k,
+            mode=args.mode,
+            conversation=args.conversation,
+            on_event=None if args.json else stream,
+            cancel=cancel,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps(answer_json(answer), ensure_ascii=False))
+        return 0
+    print(file=sys.stderr)
+    if answer.refusal is not None:
+        print(f"REFUSED at stage {answer.refusal.stage.value}: {answer.refusal.reason}")
+    else:
+        print(answer.text)
+        if answer.removed_claims:
+            print(f"({answer.removed_claims} unsupported sentence(s) removed)")
+        for number, source in enumerate(answer.sources, start=1):
+            where = f"p. {source.page}" if source.page else source.section
+            print(f"  [{number}] {source.path} {where}: " + " ".join(source.passage.split())[:200])
+    for conflict in answer.conflicts:
+        print(f"  conflict ({conflict.kind}): {conflict.detail}")
+    print(f"conversation {answer.conversation}")
+    return 0
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    return {
+        "question": answer.question,
+        "decision": answer.decision.value,
+        "answer": answer.text,
+        "refusal": None
+        if answer.refusal is None
+        else {
+            "stage": answer.refusal.stage.value,
+            "reason": answer.refusal.reason,
+            "details": plain(answer.refusal.details),
+        },
+        "claims": [
+            {
+                "text": c.text,
+                "supported": c.supported,
+                "sources": list(c.sources),
+                "method": c.method,
+                "score": c.score,
+            }
+            for c in answer.claims
+        ],
+        "sources": [
+            {
+                "unit_id": s.unit_id,
+                "document": s.document,
+                "path": s.path,
+                "page": s.page,
+                "passage": s.passage,
+                "char_start": s.char_start,
+                "char_end": s.char_end,
+                "section": s.section,
+                "boxes": [[b.page, b.x0, b.y0, b.x1, b.y1] for b in s.boxes],
+            }
+            for s in answer.sources
+        ],
+        "conflicts": plain(answer.conflicts),
+        "removed_claims": answer.removed_claims,
+        "conversation": answer.conversation,
+        "trace": plain(answer.trace),
+    }
+
+
+def _verify(args: argparse.Namespace) -> int:
+    folder = Path(args.library).expanduser() if args.library else default_library_dir()
+    config = load_config(folder / "config.toml")
+    registry = ModelRegistry(config.models, cache_dir())
+    embedder = SentenceTransformerEmbedder(registry.embedder_path(), name="embedder")
+    rows = read_claims(Path(args.claims))
+    report = verify_claims(
+        rows,
+        ClaimVerifier(config.verify, lambda: embedder),
+        on_progress=None
+        if args.json
+        else lambda n: print(f"\r{n}/{len(rows)}", end="", file=sys.stderr, flush=True),
+    )
+    if args.json:
+        payload = plain(report)
+        payload.pop("errors")
+        print(json.dumps(payload))
+        return 0
+    print(file=sys.stderr)
+    print(f"claims             {report.n}")
+    print(f"accuracy           {report.accuracy:.3f}")
+    print(f"balanced accuracy  {report.balanced_accuracy:.3f}")
+    print(
+        f"supported          precision {report.supported.precision:.3f}  recall {report.supported.recall:.3f}"
+    )
+    print(
+        f"unsupported        precision {report.unsupported.precision:.3f}  "
+        f"recall {report.unsupported.recall:.3f}"
+    )
+    for method, count in sorted(report.decided_by.items(), key=lambda kv: -kv[1]):
+        print(f"  decided by {method:<24} {count}")
     return 0
 
 
@@ -210,9 +339,7 @@ def _retrieve(engine: Engine, args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        print(
-            json.dumps({"candidates": rows, "trace": [_plain(t) for t in result.trace]}, ensure_ascii=False)
-        )
+        print(json.dumps({"candidates": rows, "trace": [plain(t) for t in result.trace]}, ensure_ascii=False))
         return 0
     if not rows:
         print(
@@ -226,16 +353,6 @@ def _retrieve(engine: Engine, args: argparse.Namespace) -> int:
         )
         print("    " + " ".join(row["passage"].split())[:300])
     return 0
-
-
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
 
 
 if __name__ == "__main__":

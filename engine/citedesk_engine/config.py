@@ -57,10 +57,39 @@ class RetrievalConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class VerifyConfig:
+    """Per-claim gate thresholds (see answer/verify.py). Chosen on the shared claims dev sets
+    (citedesk verify), never per question: full alignment means every content word is found."""
+
+    full_alignment: float = 0.99
+    min_alignment: float = 0.5
+    min_similarity: float = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerConfig:
+    """Gates and generation. Relevance thresholds were chosen on squad-dev (answerable against
+    off-corpus questions, `benchmarks/calibrate_relevance.py`), never per question."""
+
+    min_coverage: float = 0.5  # share of the question's content words the passage must contain
+    min_similarity: float = 0.35  # with that coverage, the least cosine similarity
+    high_similarity: float = 0.6  # this similar is relevant even in other words
+    min_relevant: int = 1  # passages needed (PyAIStack's min_context_results)
+    trust_mode: str = "normal"  # strict | normal | exploratory
+    authority_floor: int = 1  # strict mode cites only documents of this tier or higher
+    context_passages: int = 3  # how many passages the generator reads
+    max_passage_chars: int = 1200
+    max_answer_tokens: int = 160
+    context_tokens: int = 4096
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     models: ModelsConfig = field(default_factory=ModelsConfig)
     ingest: IngestConfig = field(default_factory=IngestConfig)
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    answer: AnswerConfig = field(default_factory=AnswerConfig)
 
     def with_changes(self, **sections: Any) -> Config:
         return dataclasses.replace(self, **sections)
@@ -90,7 +119,13 @@ def load_config(path: Path) -> Config:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"Cannot read the configuration {path}: {exc}") from exc
     sections: dict[str, Any] = {}
-    for name, cls in (("models", ModelsConfig), ("ingest", IngestConfig), ("retrieval", RetrievalConfig)):
+    for name, cls in (
+        ("models", ModelsConfig),
+        ("ingest", IngestConfig),
+        ("retrieval", RetrievalConfig),
+        ("verify", VerifyConfig),
+        ("answer", AnswerConfig),
+    ):
         values = raw.pop(name, {})
         if not isinstance(values, dict):
             raise ConfigError(f"[{name}] in {path} must be a table")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -23,3 +24,16 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """One normalised row per text, in order."""
         ...
+
+
+class Generator(Protocol):
+    """Writes text from a chat prompt at temperature 0, streaming pieces through `on_token`."""
+
+    def generate(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        max_tokens: int,
+        on_token: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> str: ...

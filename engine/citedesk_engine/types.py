@@ -95,6 +95,77 @@ class Retrieval:
     trace: tuple[StageTrace, ...]
 
 
+class Stage(StrEnum):
+    """The pipeline stages that can refuse, each attributable on its own."""
+
+    NO_EVIDENCE = "no_evidence"
+    SCRIPT = "script"
+    RELEVANCE = "relevance"
+    AUTHORITY = "authority"
+    FAITHFULNESS = "faithfulness"
+    CONFLICT = "conflict"
+
+
+class Decision(StrEnum):
+    ANSWERED = "answered"
+    PARTIAL = "partial"  # some claims were unsupported and removed
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    stage: Stage
+    reason: str
+    details: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """A cited passage: where it is, byte-exact."""
+
+    unit_id: str
+    document: str
+    path: str
+    page: int | None
+    boxes: tuple[Box, ...]
+    char_start: int
+    char_end: int
+    passage: str
+    section: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    text: str
+    supported: bool
+    sources: tuple[str, ...]  # unit ids of the passages the claim cites
+    method: str  # which check decided: e.g. "supported: aligned 0.86, semantic 0.71" or "guard: number"
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """Two top passages that disagree about the same thing."""
+
+    kind: str  # number | negation | antonym
+    unit_ids: tuple[str, str]
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    question: str
+    decision: Decision
+    text: str
+    claims: tuple[Claim, ...]
+    sources: tuple[SourceRef, ...]
+    conflicts: tuple[Conflict, ...]
+    trace: tuple[StageTrace, ...]
+    refusal: Refusal | None = None
+    conversation: str = ""
+    removed_claims: int = 0
+
+
 class FileStatus(StrEnum):
     INGESTED = "ingested"
     UNCHANGED = "unchanged"

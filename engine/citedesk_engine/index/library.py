@@ -22,6 +22,7 @@ import numpy.typing as npt
 from ..errors import DocumentNotFound, LibraryError
 from ..types import DocumentRecord, EvidenceUnit, StructureNode
 from .blobs import BlobStore
+from .conversations import Conversations
 from .lexical import LexicalIndex
 from .lock import LibraryLock
 from .manifest import Manifest
@@ -53,12 +54,14 @@ class Library:
             self.blobs = BlobStore(folder / "blobs")
             self.vectors = VectorStore(folder / "vectors")
             self.lexical = LexicalIndex(folder / "lexical")
+            self.conversations = Conversations(folder / "library.sqlite")
             self.recover()
         except Exception:
             self._lock.release()
             raise
 
     def close(self) -> None:
+        self.conversations.close()
         self.lexical.close()
         self.manifest.close()
         self._lock.release()

@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import ModelError
+from ..errors import Cancelled, ModelError
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,37 @@ class LocalLLM:
         # here); the last row is read straight from the context instead.
         pointer = model._ctx.get_logits_ith(-1)
         return np.ctypeslib.as_array(pointer, shape=(model.n_vocab(),)).copy()
+
+
+class LocalGenerator:
+    """Chat completion on the local model at temperature 0, streamed, cancellable between tokens."""
+
+    def __init__(self, llm: LocalLLM) -> None:
+        self._llm = llm
+
+    def generate(
+        self,
+        messages: Sequence[dict[str, str]],
+        *,
+        max_tokens: int,
+        on_token: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> str:
+        model = self._llm.model()
+        model.reset()
+        pieces: list[str] = []
+        stream = model.create_chat_completion(
+            messages=list(messages), temperature=0.0, top_k=1, max_tokens=max_tokens, stream=True, seed=0
+        )
+        for chunk in stream:
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("generation cancelled")
+            piece = chunk["choices"][0]["delta"].get("content") or ""
+            if piece:
+                pieces.append(piece)
+                if on_token is not None:
+                    on_token(piece)
+        return "".join(pieces)
 
 
 class GgufYesNoReranker:

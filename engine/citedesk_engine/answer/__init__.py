@@ -1,0 +1,1 @@
+"""Answering: refusal gates, generation from the evidence, claim splitting and per-claim verification."""

@@ -1,0 +1,152 @@
+"""Split a generated answer into claims, each with the passage numbers it cites ([1], [2][3], [1, 2])."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "sr",
+        "jr",
+        "st",
+        "mt",
+        "ft",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "cf",
+        "al",
+        "fig",
+        "figs",
+        "no",
+        "nos",
+        "vol",
+        "vols",
+        "pp",
+        "p",
+        "ed",
+        "eds",
+        "inc",
+        "ltd",
+        "co",
+        "corp",
+        "dept",
+        "est",
+        "approx",
+        "ca",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+        "u.s",
+        "u.k",
+        "u.n",
+        "e.u",
+        "a.m",
+        "p.m",
+        "ph.d",
+        "b.a",
+        "m.a",
+        "b.sc",
+        "m.sc",
+        "gen",
+        "col",
+        "lt",
+        "sgt",
+        "capt",
+        "gov",
+        "sen",
+        "rep",
+        "rev",
+    ]
+)
+_CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+_TRAILING_CITATIONS = re.compile(r"^(?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])+")
+_TERMINATOR = re.compile(r"[.!?]+|[\u3002\uff01\uff1f\u061f\u06d4\u0964]")
+_WIDE = "\u3002\uff01\uff1f\u061f\u06d4\u0964"  # CJK, Arabic and Devanagari ends need no space after
+
+
+@dataclass(frozen=True, slots=True)
+class RawClaim:
+    text: str  # without citation markers
+    citations: tuple[int, ...]  # 1-based passage numbers, in order of first mention
+
+
+def split_claims(answer: str) -> list[RawClaim]:
+    claims = []
+    for sentence in _sentences(answer.strip()):
+        cited: list[int] = []
+        for group in _CITATION.findall(sentence):
+            for number in re.split(r"\s*[,;]\s*", group):
+                if int(number) not in cited:
+                    cited.append(int(number))
+        text = " ".join(_CITATION.sub("", sentence).split())
+        text = re.sub(r"\s+([.,;:!?\u3002])", r"\1", text)
+        if any(ch.isalnum() for ch in text):
+            claims.append(RawClaim(text, tuple(cited)))
+    return claims
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of any text, with the same rules as claims (abbreviations, decimals, initials)."""
+    return _sentences(text.strip())
+
+
+def _sentences(text: str) -> list[str]:
+    out: list[str] = []
+    start = 0
+    for match in _TERMINATOR.finditer(text):
+        end = match.end()
+        if not _is_boundary(text, match.start(), end):
+            continue
+        trailing = _TRAILING_CITATIONS.match(text[end:])
+        if trailing:
+            end += trailing.end()
+        out.append(text[start:end].strip())
+        start = end
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return [s for s in out if s]
+
+
+def _is_boundary(text: str, at: int, end: int) -> bool:
+    mark = text[at:end]
+    if mark[-1] in _WIDE:
+        return True
+    rest = text[end:]
+    if rest and not (rest[0].isspace() or rest[0] in "[\"'”’)"):
+        return False  # "3.5", "e.g.x", "example.com"
+    if mark != ".":
+        return True
+    before = re.search(r"([\w.]+)$", text[:at])
+    word = before.group(1).lower() if before else ""
+    if word in _ABBREVIATIONS:
+        return False
+    if len(word) == 1 and word.isalpha() and text[at - 1].isupper():
+        return False  # an initial: "J. R. R. Tolkien"
+    following = rest.lstrip(" \"'”’)")
+    if following.startswith("[") and not _TRAILING_CITATIONS.match(rest):
+        return True
+    return not following or following[0].isupper() or following[0].isdigit() or following[0] == "["

@@ -1,0 +1,256 @@
+"""The ask pipeline after retrieval: gates, generation, claims, per-claim verification -> Answer.
+
+no_evidence -> script -> relevance -> authority -> conflict scan -> generate -> split claims ->
+per-claim gate (unsupported claims dropped and counted; none left: refuse) -> strict mode and a
+conflict touching a cited passage: refuse. Every stage leaves a StageTrace.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..config import AnswerConfig
+from ..errors import Cancelled, ConfigError
+from ..events import EventCallback, StageStarted, TokenDelta, emit
+from ..protocols import Embedder, Generator
+from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
+from .claims import split_claims
+from .gates import TRUST_MODES, authority_gate, find_conflicts, relevance_gate, script_gate
+from .prompts import NOT_FOUND, build_messages
+from .verify import ClaimVerifier
+
+
+@dataclass
+class AnswerFlow:
+    retrieve: Callable[[str, int, str], Retrieval]  # (retrieval query, k, question as asked)
+    embedder: Callable[[], Embedder]
+    generator: Callable[[], Generator]
+    verifier: ClaimVerifier
+    config: AnswerConfig
+    tiers: Callable[[], dict[str, int]]
+    paths: Callable[[], dict[str, str]]
+    library_empty: Callable[[], bool]
+
+    def ask(
+        self,
+        question: str,
+        *,
+        k: int,
+        mode: str | None = None,
+        earlier: Sequence[str] = (),
+        on_event: EventCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Answer:
+        mode = mode or self.config.trust_mode
+        if mode not in TRUST_MODES:
+            raise ConfigError(f"Unknown trust mode {mode!r}: choose strict, normal or exploratory.")
+        run = _Run(question, on_event, cancel)
+        if self.library_empty():
+            return run.refuse(Refusal(Stage.NO_EVIDENCE, "The library is empty: add documents first."))
+        # Follow-ups ("and when was it built?") are searched with the earlier question folded in.
+        query = " ".join([question, *earlier[-1:]])
+        run.stage("retrieve")
+        retrieval = self.retrieve(query, k, question)
+        run.trace.extend(retrieval.trace)
+        candidates = list(retrieval.candidates)
+        if not candidates:
+            return run.refuse(Refusal(Stage.NO_EVIDENCE, "Retrieval found no passage for this question."))
+
+        run.stage("script")
+        refusal = script_gate(question)
+        run.record("script", len(candidates), 0 if refusal else len(candidates))
+        if refusal:
+            return run.refuse(refusal)
+
+        run.stage("relevance")
+        judged, refusal = relevance_gate(question, candidates, self.config, self.embedder)
+        relevant = [r.candidate for r in judged if r.relevant]
+        run.record(
+            "relevance",
+            len(candidates),
+            len(relevant),
+            scores=[
+                {
+                    "unit_id": r.candidate.unit.unit_id,
+                    "coverage": round(r.coverage, 3),
+                    "similarity": round(r.similarity, 3),
+                    "relevant": r.relevant,
+                }
+                for r in judged
+            ],
+            min_coverage=self.config.min_coverage,
+            min_similarity=self.config.min_similarity,
+            high_similarity=self.config.high_similarity,
+        )
+        if refusal:
+            return run.refuse(refusal)
+
+        run.stage("authority")
+        tiers = self.tiers()
+        ranked, refusal = authority_gate(relevant, tiers, mode, self.config.authority_floor)
+        run.record("authority", len(relevant), len(ranked), mode=mode, floor=self.config.authority_floor)
+        if refusal:
+            return run.refuse(refusal)
+
+        context = ranked[: self.config.context_passages]
+        run.stage("conflict")
+        conflicts = find_conflicts(ranked[: max(5, self.config.context_passages)])
+        run.record("conflict", len(ranked), len(ranked), conflicts=len(conflicts))
+
+        run.stage("generate")
+        messages = build_messages(
+            question,
+            [c.unit for c in context],
+            max_chars=self.config.max_passage_chars,
+            earlier=earlier[-1] if earlier else "",
+        )
+        text = self.generator().generate(
+            messages,
+            max_tokens=self.config.max_answer_tokens,
+            on_token=lambda piece: emit(on_event, TokenDelta(piece)),
+            cancel=cancel,
+        )
+        run.record("generate", len(context), len(context), characters=len(text))
+        if NOT_FOUND.lower() in text.lower() or not text.strip():
+            return run.refuse(
+                Refusal(
+                    Stage.RELEVANCE, "The passages found do not answer this question.", {"by": "generator"}
+                ),
+                text=text,
+            )
+
+        run.stage("verify")
+        claims, removed = self._verify(question, text, context)
+        supported = [c for c in claims if c.supported]
+        run.record(
+            "verify",
+            len(claims),
+            len(supported),
+            removed=removed,
+            claims=[{"text": c.text, "supported": c.supported, "method": c.method} for c in claims],
+        )
+        if not supported:
+            return run.refuse(
+                Refusal(
+                    Stage.FAITHFULNESS,
+                    "No sentence of the generated answer is supported by the passages.",
+                    {"removed": removed, "answer": text},
+                ),
+                text=text,
+                claims=claims,
+            )
+        cited = {uid for c in supported for uid in c.sources}
+        touching = [c for c in conflicts if set(c.unit_ids) & cited]
+        if mode == "strict" and touching:
+            return run.refuse(
+                Refusal(
+                    Stage.CONFLICT,
+                    "The cited passages contradict other passages; strict mode does not answer.",
+                    {"conflicts": [c.detail for c in touching]},
+                ),
+                text=text,
+                claims=claims,
+                conflicts=conflicts,
+            )
+        return run.answer(supported, claims, context, conflicts, removed, self.paths())
+
+    def _verify(self, question: str, text: str, context: Sequence[Candidate]) -> tuple[list[Claim], int]:
+        claims = []
+        for raw in split_claims(text):
+            cited = [context[n - 1] for n in raw.citations if 1 <= n <= len(context)]
+            # An uncited sentence is checked against every passage and cites the one that supports it.
+            pool = cited or list(context)
+            verdict = self.verifier.check(raw.text, [c.unit.index_text for c in pool], question)
+            if cited:
+                sources = tuple(c.unit.unit_id for c in cited)
+            elif verdict.supported:
+                sources = (pool[verdict.passage].unit.unit_id,)
+            else:
+                sources = ()
+            claims.append(Claim(raw.text, verdict.supported, sources, verdict.method, verdict.score))
+        removed = sum(1 for c in claims if not c.supported)
+        return claims, removed
+
+
+class _Run:
+    """Bookkeeping of one question: trace, events, cancel checks, and building the Answer."""
+
+    def __init__(self, question: str, on_event: EventCallback | None, cancel: threading.Event | None) -> None:
+        self.question = question
+        self.on_event = on_event
+        self.cancel = cancel
+        self.trace: list[StageTrace] = []
+        self._started = time.perf_counter()
+
+    def stage(self, name: str) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled("question cancelled")
+        emit(self.on_event, StageStarted(name, self.question))
+        self._started = time.perf_counter()
+
+    def record(self, stage: str, into: int, out: int, **details: object) -> None:
+        self.trace.append(StageTrace(stage, into, out, (time.perf_counter() - self._started) * 1000, details))
+
+    def refuse(
+        self, refusal: Refusal, *, text: str = "", claims: Sequence[Claim] = (), conflicts: Sequence = ()
+    ) -> Answer:
+        if text:  # what the generator wrote stays visible in the refusal's details
+            refusal = Refusal(refusal.stage, refusal.reason, {**refusal.details, "generated": text})
+        return Answer(
+            question=self.question,
+            decision=Decision.REFUSED,
+            text="",
+            claims=tuple(claims),
+            sources=(),
+            conflicts=tuple(conflicts),
+            trace=tuple(self.trace),
+            refusal=refusal,
+            removed_claims=sum(1 for c in claims if not c.supported),
+        )
+
+    def answer(
+        self,
+        supported: Sequence[Claim],
+        claims: Sequence[Claim],
+        context: Sequence[Candidate],
+        conflicts: Sequence,
+        removed: int,
+        paths: dict[str, str],
+    ) -> Answer:
+        units = {c.unit.unit_id: c.unit for c in context}
+        order: list[str] = []
+        for claim in supported:
+            for uid in claim.sources:
+                if uid not in order:
+                    order.append(uid)
+        sources = tuple(
+            SourceRef(
+                unit_id=uid,
+                document=units[uid].document,
+                path=paths.get(units[uid].document, units[uid].document),
+                page=units[uid].page,
+                boxes=units[uid].boxes,
+                char_start=units[uid].char_start,
+                char_end=units[uid].char_end,
+                passage=units[uid].passage,
+                section=units[uid].section,
+            )
+            for uid in order
+        )
+        text = " ".join(
+            claim.text + " " + "".join(f"[{order.index(uid) + 1}]" for uid in claim.sources)
+            for claim in supported
+        )
+        return Answer(
+            question=self.question,
+            decision=Decision.PARTIAL if removed else Decision.ANSWERED,
+            text=text,
+            claims=tuple(claims),
+            sources=sources,
+            conflicts=tuple(conflicts),
+            trace=tuple(self.trace),
+            removed_claims=removed,
+        )

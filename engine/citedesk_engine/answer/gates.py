@@ -1,0 +1,186 @@
+"""The refusal gates before generation: script, relevance, authority; and the conflict scan.
+
+Each gate is a function of the candidates and its own thresholds, returning what passes and, when
+nothing does, a Refusal naming its stage. Nothing here generates or retrieves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config import AnswerConfig
+from ..protocols import Embedder
+from ..scripts import scripts_in
+from ..types import Candidate, Conflict, Refusal, Stage
+from .text import content_stems, negated, numbers, words
+
+# Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
+SUPPORTED_SCRIPTS = frozenset(
+    [
+        "arabic",
+        "bengali",
+        "cyrillic",
+        "devanagari",
+        "greek",
+        "han",
+        "hangul",
+        "hebrew",
+        "hiragana",
+        "katakana",
+        "latin",
+        "tamil",
+        "telugu",
+        "thai",
+    ]
+)
+TRUST_MODES = ("strict", "normal", "exploratory")
+_ANTONYMS = (
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("rose", "fell"),
+    ("rise", "fall"),
+    ("higher", "lower"),
+    ("more", "less"),
+    ("allowed", "prohibited"),
+    ("permitted", "forbidden"),
+    ("true", "false"),
+    ("before", "after"),
+    ("won", "lost"),
+    ("approved", "rejected"),
+    ("accepted", "rejected"),
+    ("open", "closed"),
+    ("required", "optional"),
+    ("legal", "illegal"),
+    ("above", "below"),
+    ("maximum", "minimum"),
+    ("gain", "loss"),
+    ("profit", "loss"),
+)
+
+
+def script_gate(question: str) -> Refusal | None:
+    unsupported = sorted(set(scripts_in(question)) - SUPPORTED_SCRIPTS)
+    if not unsupported:
+        return None
+    return Refusal(
+        Stage.SCRIPT,
+        f"The question is written in a script CiteDesk cannot read reliably ({', '.join(unsupported)}); "
+        "its search index and models would only guess.",
+        {"unsupported_scripts": unsupported, "supported_scripts": sorted(SUPPORTED_SCRIPTS)},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Relevance:
+    candidate: Candidate
+    coverage: float  # share of the question's content words found in the passage
+    similarity: float  # cosine of question and passage embeddings
+    relevant: bool
+
+
+def relevance_gate(
+    question: str,
+    candidates: Sequence[Candidate],
+    config: AnswerConfig,
+    embedder: Callable[[], Embedder],
+) -> tuple[list[Relevance], Refusal | None]:
+    """A candidate is relevant when the question's words are in it and it means something close,
+    or when it is semantically very close; one shared word is never enough."""
+    question_stems = set(content_stems(question))
+    if not candidates:
+        return [], None
+    vectors = embedder().embed([question] + [c.unit.index_text for c in candidates])
+    judged = []
+    for candidate, vector in zip(candidates, vectors[1:], strict=True):
+        stems = set(content_stems(candidate.unit.index_text))
+        coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
+        similarity = float(np.dot(vectors[0], vector))
+        relevant = (coverage >= config.min_coverage and similarity >= config.min_similarity) or (
+            similarity >= config.high_similarity
+        )
+        judged.append(Relevance(candidate, coverage, similarity, relevant))
+    passing = [r for r in judged if r.relevant]
+    if len(passing) >= config.min_relevant:
+        return judged, None
+    return judged, Refusal(
+        Stage.RELEVANCE,
+        "Nothing in the library is relevant enough to this question."
+        if not passing
+        else f"Only {len(passing)} relevant passage(s); at least {config.min_relevant} are required.",
+        {
+            "min_coverage": config.min_coverage,
+            "min_similarity": config.min_similarity,
+            "high_similarity": config.high_similarity,
+            "min_relevant": config.min_relevant,
+            "best": [
+                {
+                    "unit_id": r.candidate.unit.unit_id,
+                    "coverage": round(r.coverage, 3),
+                    "similarity": round(r.similarity, 3),
+                }
+                for r in sorted(judged, key=lambda r: -r.similarity)[:3]
+            ],
+        },
+    )
+
+
+def authority_gate(
+    candidates: Sequence[Candidate], tiers: dict[str, int], mode: str, floor: int
+) -> tuple[list[Candidate], Refusal | None]:
+    """strict: drop documents below the floor tier; normal: higher tiers first; exploratory: as is."""
+    if mode == "exploratory":
+        return list(candidates), None
+    if mode == "normal":
+        return sorted(candidates, key=lambda c: -tiers.get(c.unit.document, 0)), None
+    kept = [c for c in candidates if tiers.get(c.unit.document, 0) >= floor]
+    if kept:
+        return kept, None
+    return [], Refusal(
+        Stage.AUTHORITY,
+        f"The relevant passages come only from documents below authority tier {floor}, which strict "
+        "mode does not cite.",
+        {"floor": floor, "tiers": {c.unit.document: tiers.get(c.unit.document, 0) for c in candidates}},
+    )
+
+
+def find_conflicts(candidates: Sequence[Candidate]) -> list[Conflict]:
+    """Pairs of passages that say different things about the same matter."""
+    conflicts = []
+    for i, first in enumerate(candidates):
+        for second in candidates[i + 1 :]:
+            conflict = _conflict(first, second)
+            if conflict is not None:
+                conflicts.append(conflict)
+    return conflicts
+
+
+def _conflict(first: Candidate, second: Candidate) -> Conflict | None:
+    a, b = first.unit.passage, second.unit.passage
+    ids = (first.unit.unit_id, second.unit.unit_id)
+    for sa in _sentences_with_stems(a):
+        for sb in _sentences_with_stems(b):
+            shared = sa[1] & sb[1]
+            smaller = min(len(sa[1]), len(sb[1]))
+            if smaller < 3 or len(shared) / smaller < 0.6:
+                continue
+            na, nb = numbers(sa[0]), numbers(sb[0])
+            if na and nb and na != nb and not (na & nb):
+                return Conflict(
+                    "number", ids, f"{sorted(na)} against {sorted(nb)}: “{sa[0][:80]}” / “{sb[0][:80]}”"
+                )
+            if negated(sa[0]) != negated(sb[0]):
+                return Conflict("negation", ids, f"“{sa[0][:80]}” / “{sb[0][:80]}”")
+            wa, wb = set(words(sa[0])), set(words(sb[0]))
+            for x, y in _ANTONYMS:
+                if (x in wa and y in wb and y not in wa) or (y in wa and x in wb and x not in wa):
+                    return Conflict("antonym", ids, f"{x}/{y}: “{sa[0][:80]}” / “{sb[0][:80]}”")
+    return None
+
+
+def _sentences_with_stems(text: str) -> list[tuple[str, set[str]]]:
+    parts = [p for p in re.split(r"(?<=[.!?])\s+|\n+", text) if p.strip()]
+    return [(p, set(content_stems(p)) - set(numbers(p))) for p in parts]

@@ -1,0 +1,111 @@
+"""Word-level analysis shared by the gates and the verifier: content words, numbers, negations, names."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])|\b\d+(?:\.\d+)?(?=%)")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further had has
+    have having he her here hers herself him himself his how i if in into is it its itself just me more
+    most my myself of off on once only or other our ours ourselves out over own same she should so some
+    such than that the their theirs them themselves then there these they this those through to too
+    under until up very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves one ones many much may might must shall us s t""".split()
+)
+NEGATIONS = frozenset(
+    """not no never none nobody nothing neither nor nowhere cannot without n't isn't aren't wasn't weren't
+    don't doesn't didn't won't wouldn't can't couldn't shouldn't hasn't haven't hadn't lack lacks
+    lacked""".split()
+)
+_NUMBER_WORDS = {
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "thirteen": "13",
+    "fourteen": "14",
+    "fifteen": "15",
+    "sixteen": "16",
+    "seventeen": "17",
+    "eighteen": "18",
+    "nineteen": "19",
+    "twenty": "20",
+    "thirty": "30",
+    "forty": "40",
+    "fifty": "50",
+    "sixty": "60",
+    "seventy": "70",
+    "eighty": "80",
+    "ninety": "90",
+    "hundred": "100",
+    "thousand": "1000",
+    "million": "1000000",
+    "billion": "1000000000",
+    "first": "1",
+    "second": "2",
+    "third": "3",
+}
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased words; CJK characters count one each (they are not space-separated)."""
+    out: list[str] = []
+    for token in _WORD.findall(text):
+        lowered = token.lower().replace("’", "'")
+        if _CJK.search(lowered):
+            out.extend(ch for ch in lowered if not ch.isspace())
+        else:
+            out.append(lowered)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    return _stemmer.stemWord(word.removesuffix("'s"))
+
+
+def content_stems(text: str) -> list[str]:
+    """Stems of the words that carry meaning (no stopwords, no negations)."""
+    return [stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATIONS]
+
+
+def numbers(text: str) -> set[str]:
+    """Numbers written with digits or as common number words, normalised ("1,200" -> "1200")."""
+    found = {m.group(0).replace(",", "").lstrip("+") for m in _NUMBER.finditer(text)}
+    found = {n.rstrip("0").rstrip(".") if "." in n else n for n in found}
+    found |= {_NUMBER_WORDS[w] for w in words(text) if w in _NUMBER_WORDS and w not in ("one", "second")}
+    return found
+
+
+def negated(text: str) -> bool:
+    return any(w in NEGATIONS or w.endswith("n't") for w in words(text))
+
+
+def names(text: str) -> set[str]:
+    """Capitalised words that are not sentence-initial, as stems: the names a claim depends on."""
+    found = set()
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        tokens = _WORD.findall(sentence)
+        for i, token in enumerate(tokens):
+            if i > 0 and token[:1].isupper() and token.lower() not in STOPWORDS:
+                found.add(stem(token.lower()))
+    return found
