@@ -39,3 +39,22 @@ class HashEmbedder:
             if not norm:
                 out[row, 0] = 1.0
         return out
+
+
+class ScriptedGenerator:
+    """Returns a fixed answer, streamed word by word; records the prompts it was given."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+        self.prompts: list[list[dict[str, str]]] = []
+
+    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        self.prompts.append(list(messages))
+        for piece in self.answer.split(" "):
+            if cancel is not None and cancel.is_set():
+                from .errors import Cancelled
+
+                raise Cancelled("generation cancelled")
+            if on_token is not None:
+                on_token(piece + " ")
+        return self.answer

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..config import AnswerConfig
 from ..errors import Cancelled, ConfigError
@@ -102,10 +102,7 @@ class AnswerFlow:
 
         run.stage("generate")
         messages = build_messages(
-            question,
-            [c.unit for c in context],
-            max_chars=self.config.max_passage_chars,
-            earlier=earlier[-1] if earlier else "",
+            question, [c.unit for c in context], max_chars=self.config.max_passage_chars
         )
         text = self.generator().generate(
             messages,
@@ -161,15 +158,16 @@ class AnswerFlow:
         claims = []
         for raw in split_claims(text):
             cited = [context[n - 1] for n in raw.citations if 1 <= n <= len(context)]
-            # An uncited sentence is checked against every passage and cites the one that supports it.
-            pool = cited or list(context)
-            verdict = self.verifier.check(raw.text, [c.unit.index_text for c in pool], question)
-            if cited:
-                sources = tuple(c.unit.unit_id for c in cited)
-            elif verdict.supported:
-                sources = (pool[verdict.passage].unit.unit_id,)
-            else:
-                sources = ()
+            verdict = self.verifier.check(raw.text, [c.unit.index_text for c in cited], question)
+            sources = tuple(c.unit.unit_id for c in cited) if verdict.supported else ()
+            if not verdict.supported:
+                # Uncited, or cited wrongly (small models miscount): the claim may still stand on
+                # another passage; it is then cited with that one, the passage that was checked.
+                others = [c for c in context if c not in cited]
+                retry = self.verifier.check(raw.text, [c.unit.index_text for c in others], question)
+                if retry.supported:
+                    verdict = replace(retry, method=f"{retry.method} (re-cited)" if cited else retry.method)
+                    sources = (others[retry.passage].unit.unit_id,)
             claims.append(Claim(raw.text, verdict.supported, sources, verdict.method, verdict.score))
         removed = sum(1 for c in claims if not c.supported)
         return claims, removed

@@ -101,11 +101,16 @@ def negated(text: str) -> bool:
 
 
 def names(text: str) -> set[str]:
-    """Capitalised words that are not sentence-initial, as stems: the names a claim depends on."""
-    found = set()
-    for sentence in re.split(r"(?<=[.!?])\s+", text):
-        tokens = _WORD.findall(sentence)
-        for i, token in enumerate(tokens):
-            if i > 0 and token[:1].isupper() and token.lower() not in STOPWORDS:
-                found.add(stem(token.lower()))
+    """Capitalised words as stems: the names a claim depends on."""
+    return set(name_sequence(text))
+
+
+def name_sequence(text: str) -> list[str]:
+    """Stems of capitalised words in order of appearance. A sentence-initial word counts too (it may
+    be "France"); the guards only ask whether a claim's names occur in the passage at all, so a
+    capitalised ordinary word that the passage also uses costs nothing."""
+    found = []
+    for token in _WORD.findall(text):
+        if token[:1].isupper() and token.lower() not in STOPWORDS and token.lower() not in NEGATIONS:
+            found.append(stem(token.lower()))
     return found

@@ -21,7 +21,7 @@ import numpy as np
 from ..config import VerifyConfig
 from ..protocols import Embedder
 from .claims import sentences
-from .text import content_stems, names, negated, numbers, stem, words
+from .text import content_stems, name_sequence, names, negated, numbers, stem, words
 
 _MORE = re.compile(
     r"\b(?:more than|over|above|at least|greater than|exceed(?:s|ed)?)\s+\$?\s*([\d][\d,]*(?:\.\d+)?)"
@@ -142,7 +142,7 @@ def _value(token: str) -> float | None:
 def _roles_swapped(claim: str, window: str) -> bool:
     """Two names in the claim appear in the opposite order around the same verb in the window,
     and neither sentence is passive ("by"): "A defeated B" against "B defeated A"."""
-    claim_names = [stem(w) for w in re.findall(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'-]+", claim)]
+    claim_names = name_sequence(claim)
     claim_words = [stem(w) for w in words(claim)]
     window_words = [stem(w) for w in words(window)]
     named = [n for n in dict.fromkeys(claim_names) if n in window_words and n in claim_words]

@@ -1,0 +1,148 @@
+"""The ask pipeline on the real models: answers with correct citations, and every refusal stage fires."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import factories
+import pytest
+from citedesk_engine import Engine, TokenDelta
+from citedesk_engine.answer.verify import ClaimVerifier
+from citedesk_engine.config import VerifyConfig
+from citedesk_engine.errors import Cancelled
+from citedesk_engine.types import Decision, Stage
+
+pytestmark = pytest.mark.models
+
+DOCS = {
+    "alpha.txt": "Alpha particles consist of two protons and two neutrons bound together. They are emitted in "
+    "the radioactive decay of heavy elements such as uranium and radium.",
+    "bridge.txt": "The Vasco da Gama Bridge crosses the Tagus river near Lisbon. It was opened to traffic in "
+    "March 1998, in time for Expo 98. The bridge is 12.3 kilometres long.",
+    "bridge_old.txt": "An older survey says the Vasco da Gama Bridge is 17.2 kilometres long, including its viaducts.",
+    "museum.md": "# Visiting hours\n\nThe city museum opens at nine in the morning and closes at five in the "
+    "afternoon. Entry is free on Sundays.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("ask")
+    docs = root / "docs"
+    docs.mkdir()
+    for name, text in DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    factories.pdf(
+        docs / "report.pdf",
+        [
+            "Annual report of the harbour authority. " + factories.LOREM,
+            "The harbour handled 4.2 million containers in 2023, a record for the port.",
+            "The new lighthouse on the northern pier was painted red and white.",
+        ],
+    )
+    with Engine.open(root / "library") as engine:
+        report = engine.ingest([docs])
+        assert all(f.status.value == "ingested" for f in report.files)
+        yield engine
+
+
+def test_answer_cites_the_right_pdf_page(engine: Engine) -> None:
+    answer = engine.ask("How many containers did the harbour handle in 2023?")
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert "4.2 million" in answer.text
+    (source,) = answer.sources
+    assert source.page == 2 and source.path.endswith("report.pdf") and source.boxes
+    assert engine.text(source.document)[source.char_start : source.char_end] == source.passage
+    assert all(c.supported and c.sources == (source.unit_id,) for c in answer.claims)
+    assert [t.stage for t in answer.trace][-3:] == ["conflict", "generate", "verify"]
+
+
+def test_tokens_stream_and_the_conversation_is_kept(engine: Engine) -> None:
+    tokens: list[str] = []
+    first = engine.ask(
+        "When was the Vasco da Gama Bridge opened?",
+        on_event=lambda e: tokens.append(e.text) if isinstance(e, TokenDelta) else None,
+    )
+    assert first.decision is Decision.ANSWERED and "1998" in first.text
+    assert "".join(tokens).strip()
+    follow_up = engine.ask("Which river does it cross?", conversation=first.conversation)
+    assert follow_up.decision is Decision.ANSWERED, follow_up.refusal
+    assert "Tagus" in follow_up.text
+    turns = engine.conversation(first.conversation)
+    assert [t.question for t in turns] == [
+        "When was the Vasco da Gama Bridge opened?",
+        "Which river does it cross?",
+    ]
+    assert turns[1].answer["decision"] == "answered"
+
+
+def test_normal_mode_answers_and_lists_the_conflict(engine: Engine) -> None:
+    answer = engine.ask("How long is the Vasco da Gama Bridge?")
+    assert answer.decision is not Decision.REFUSED, answer.refusal
+    assert any(c.kind == "number" for c in answer.conflicts)
+
+
+def test_no_evidence_on_an_empty_library(tmp_path: Path) -> None:
+    with Engine.open(tmp_path / "empty") as empty:
+        answer = empty.ask("What is anything?")
+        assert answer.refusal is not None and answer.refusal.stage is Stage.NO_EVIDENCE
+        assert empty.conversation(answer.conversation)[0].answer["refusal"]["stage"] == "no_evidence"
+
+
+def test_script_refusal(engine: Engine) -> None:
+    answer = engine.ask("ភាសាខ្មែរ គឺជាអ្វី?")
+    assert answer.refusal is not None and answer.refusal.stage is Stage.SCRIPT
+    assert answer.refusal.details["unsupported_scripts"] == ["khmer"]
+
+
+def test_relevance_refusal_gamma_is_not_alpha(engine: Engine) -> None:
+    answer = engine.ask("What about gamma rays?")
+    assert answer.refusal is not None and answer.refusal.stage is Stage.RELEVANCE
+    assert answer.refusal.details["best"]  # what was considered, with its figures
+    assert not any(t.stage == "generate" for t in answer.trace)  # the gate refused, not the model
+
+
+def test_authority_refusal_in_strict_mode(engine: Engine) -> None:
+    answer = engine.ask("When does the museum close?", mode="strict")
+    assert answer.refusal is not None and answer.refusal.stage is Stage.AUTHORITY
+
+
+def test_faithfulness_refusal_when_the_model_invents(engine: Engine) -> None:
+    answer = engine.ask("Who built the Vasco da Gama Bridge?")
+    assert answer.refusal is not None and answer.refusal.stage in (Stage.FAITHFULNESS, Stage.RELEVANCE)
+    if answer.refusal.stage is Stage.FAITHFULNESS:
+        assert answer.removed_claims >= 1 and all(not c.supported for c in answer.claims)
+
+
+def test_conflict_refusal_in_strict_mode(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("bridge.txt", "bridge_old.txt"):
+        (docs / name).write_text(DOCS[name], encoding="utf-8")
+    with Engine.open(tmp_path / "lib") as strict:
+        strict.ingest([docs], authority=2)
+        answer = strict.ask("How long is the Vasco da Gama Bridge?", mode="strict")
+        assert answer.refusal is not None and answer.refusal.stage is Stage.CONFLICT
+        assert answer.refusal.details["conflicts"]
+
+
+def test_cancel_during_generation(engine: Engine) -> None:
+    cancel = threading.Event()
+    with pytest.raises(Cancelled):
+        engine.ask(
+            "What are alpha particles made of?",
+            cancel=cancel,
+            on_event=lambda e: cancel.set() if isinstance(e, TokenDelta) else None,
+        )
+
+
+def test_paraphrase_passes_the_semantic_check(engine: Engine) -> None:
+    verifier = ClaimVerifier(VerifyConfig(), engine.embedder)
+    passage = DOCS["alpha.txt"]
+    verdict = verifier.check("Alpha particles are made of two protons and two neutrons.", [passage])
+    assert verdict.supported and "semantic" in verdict.method
+    assert not verifier.check(
+        "Alpha particles are made of three protons and two neutrons.", [passage]
+    ).supported
+    assert not verifier.check("Alpha particles are not made of protons.", [passage]).supported
