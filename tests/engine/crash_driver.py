@@ -22,11 +22,11 @@ def main() -> None:
     original = Manifest.commit_version
     calls = {"n": 0}
 
-    def commit_then_maybe_die(self, record, structure):  # type: ignore[no-untyped-def]
+    def commit_then_maybe_die(self, *args):  # type: ignore[no-untyped-def]
         calls["n"] += 1
         if mode == "kill-before-commit" and calls["n"] == 2:
             os.kill(os.getpid(), signal.SIGKILL)
-        result = original(self, record, structure)
+        result = original(self, *args)
         if mode == "kill-after-commit" and calls["n"] == 1:
             os.kill(os.getpid(), signal.SIGKILL)
         return result

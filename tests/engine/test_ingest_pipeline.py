@@ -26,6 +26,9 @@ def assert_consistent(engine: Engine) -> None:
     assert engine.library.vectors.versions() == live
     assert engine.library.vectors.count() == sum(d.units for d in docs)
     assert engine.library.lexical.count() == sum(d.units for d in docs)
+    assert len(
+        engine.library.manifest.units_by_id([f"{d.version}-{i:05d}" for d in docs for i in range(d.units)])
+    ) == sum(d.units for d in docs)
     assert engine.library.manifest.pending() == [] and engine.library.manifest.garbage() == []
     for d in docs:
         units = engine.units(d.document)

@@ -94,7 +94,7 @@ class Library:
             self.abandon_version(new.record.version)
             raise
         written = time.perf_counter()
-        previous = self.manifest.commit_version(new.record, new.structure)
+        previous = self.manifest.commit_version(new.record, new.structure, new.units)
         if previous is not None:
             self._delete_rows([previous])
             self.manifest.forget([previous])
@@ -120,7 +120,7 @@ class Library:
         record = self.manifest.document(document)
         if record is None:
             raise DocumentNotFound(f"{document} is not in the library.")
-        return self.vectors.units_of(record.document, record.version)
+        return self.manifest.units_of(record.document)
 
     def text(self, document: str) -> str:
         record = self.manifest.document(document)

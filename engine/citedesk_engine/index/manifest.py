@@ -5,17 +5,21 @@ version) pair; a version is live only once its manifest row is committed. Before
 version are written it is recorded as `pending`; the commit swaps the document to it and records the
 old version as `garbage`, in one transaction. On open, pending versions are rolled back and garbage is
 removed, so a crash at any moment leaves only whole documents.
+
+It also holds the live units (passages and where they are) for fast lookup by id: they change in
+the same transaction as the document row, so they can never be stale.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..types import DocumentRecord, StructureNode
+from ..types import Box, DocumentRecord, EvidenceUnit, StructureNode
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,6 +34,12 @@ CREATE TABLE IF NOT EXISTS structure (
     char_start INTEGER NOT NULL, char_end INTEGER NOT NULL, page INTEGER
 );
 CREATE INDEX IF NOT EXISTS structure_document ON structure (document);
+CREATE TABLE IF NOT EXISTS units (
+    unit_id TEXT PRIMARY KEY, document TEXT NOT NULL, version TEXT NOT NULL, ordinal INTEGER NOT NULL,
+    passage TEXT NOT NULL, context TEXT NOT NULL, section TEXT NOT NULL, char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL, page INTEGER, boxes TEXT NOT NULL, scripts TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS units_document ON units (document, char_start);
 CREATE TABLE IF NOT EXISTS pending (document TEXT NOT NULL, version TEXT PRIMARY KEY, started REAL);
 CREATE TABLE IF NOT EXISTS garbage (document TEXT NOT NULL, version TEXT PRIMARY KEY);
 """
@@ -37,6 +47,47 @@ _COLUMNS = (
     "document, source_path, sha256, version, size, mtime, kind, units, pages, language, authority, "
     "ingested_at, text_sha256"
 )
+
+_UNIT_COLUMNS = (
+    "unit_id, document, version, ordinal, passage, context, section, char_start, char_end, page, boxes, "
+    "scripts"
+)
+
+
+def _unit_row(unit: EvidenceUnit) -> tuple[object, ...]:
+    boxes = json.dumps([[b.page, b.x0, b.y0, b.x1, b.y1] for b in unit.boxes])
+    return (
+        unit.unit_id,
+        unit.document,
+        unit.version,
+        unit.ordinal,
+        unit.passage,
+        unit.context,
+        unit.section,
+        unit.char_start,
+        unit.char_end,
+        unit.page,
+        boxes,
+        ",".join(unit.scripts),
+    )
+
+
+def _unit(row: tuple) -> EvidenceUnit:  # type: ignore[type-arg]
+    uid, document, version, ordinal, passage, context, section, start, end, page, boxes, scripts = row
+    return EvidenceUnit(
+        unit_id=uid,
+        document=document,
+        version=version,
+        ordinal=ordinal,
+        passage=passage,
+        char_start=start,
+        char_end=end,
+        page=page,
+        boxes=tuple(Box(int(b[0]), *b[1:]) for b in json.loads(boxes)),
+        section=section,
+        context=context,
+        scripts=tuple(x for x in scripts.split(",") if x),
+    )
 
 
 class Manifest:
@@ -90,7 +141,9 @@ class Manifest:
             (document, version, time.time()),
         )
 
-    def commit_version(self, record: DocumentRecord, structure: Sequence[StructureNode]) -> str | None:
+    def commit_version(
+        self, record: DocumentRecord, structure: Sequence[StructureNode], units: Sequence[EvidenceUnit] = ()
+    ) -> str | None:
         """Make `record.version` the live version of its document; return the version it replaced."""
         with self._transaction():
             previous = self._db.execute(
@@ -105,6 +158,10 @@ class Manifest:
             self._db.executemany(
                 "INSERT INTO structure VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(record.document, n.kind, n.label, n.level, n.start, n.end, n.page) for n in structure],
+            )
+            self._db.execute("DELETE FROM units WHERE document = ?", (record.document,))
+            self._db.executemany(
+                f"INSERT INTO units ({_UNIT_COLUMNS}) VALUES ({', '.join('?' * 12)})", map(_unit_row, units)
             )
             self._db.execute("DELETE FROM pending WHERE version = ?", (record.version,))
             if previous is not None and previous[0] != record.version:
@@ -121,8 +178,35 @@ class Manifest:
                 return None
             self._db.execute("DELETE FROM documents WHERE document = ?", (document,))
             self._db.execute("DELETE FROM structure WHERE document = ?", (document,))
+            self._db.execute("DELETE FROM units WHERE document = ?", (document,))
             self._db.execute("INSERT OR IGNORE INTO garbage VALUES (?, ?)", (document, row[0]))
         return str(row[0])
+
+    def units_by_id(self, unit_ids: Sequence[str]) -> dict[str, EvidenceUnit]:
+        found: dict[str, EvidenceUnit] = {}
+        ids = list(unit_ids)
+        for start in range(0, len(ids), 500):  # SQLite's limit on bound parameters
+            chunk = ids[start : start + 500]
+            rows = self._db.execute(
+                f"SELECT {_UNIT_COLUMNS} FROM units WHERE unit_id IN ({', '.join('?' * len(chunk))})", chunk
+            ).fetchall()
+            found.update((row[0], _unit(row)) for row in rows)
+        return found
+
+    def units_of(self, document: str) -> list[EvidenceUnit]:
+        rows = self._db.execute(
+            f"SELECT {_UNIT_COLUMNS} FROM units WHERE document = ? ORDER BY ordinal", (document,)
+        ).fetchall()
+        return [_unit(row) for row in rows]
+
+    def units_in_span(self, document: str, start: int, end: int) -> list[EvidenceUnit]:
+        """The live units of a document that overlap text[start:end], in reading order."""
+        rows = self._db.execute(
+            f"SELECT {_UNIT_COLUMNS} FROM units WHERE document = ? AND char_start < ? AND char_end > ? "
+            "ORDER BY ordinal",
+            (document, end, start),
+        ).fetchall()
+        return [_unit(row) for row in rows]
 
     def set_authority(self, document: str, authority: int) -> bool:
         cursor = self._db.execute(

@@ -40,7 +40,7 @@ class RetrievalPipeline:
         started = time.perf_counter()
         fused = rrf_fuse([[u for u, _ in hits] for hits in lists.values()], k=self.config.rrf_k)
         head = fused[: max(k, self.rerank_head)]
-        units = self.library.vectors.units_by_id([u for u, _ in head])
+        units = self.library.manifest.units_by_id([u for u, _ in head])
         candidates = [
             Candidate(
                 unit=units[uid],

@@ -125,8 +125,8 @@ class StructureRetriever:
         matches.sort(key=lambda m: (-m[0], -m[1]))
         found: list[tuple[str, float]] = []
         seen: set[str] = set()
-        for share, _, document, version, start, end in matches:
-            for unit in self.library.vectors.units_in_span(document, version, start, end):
+        for share, _, document, _version, start, end in matches:
+            for unit in self.library.manifest.units_in_span(document, start, end):
                 if unit.unit_id not in seen:
                     seen.add(unit.unit_id)
                     found.append((unit.unit_id, share))
