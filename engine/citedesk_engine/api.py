@@ -8,6 +8,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 
+import numpy as np
+import numpy.typing as npt
+
 from .answer.flow import AnswerFlow
 from .answer.verify import ClaimVerifier
 from .config import Config, cache_dir, default_library_dir, load_config, thread_count
@@ -59,6 +62,7 @@ class Engine:
         self._reranker: Reranker | None = None
         self._llm: LocalLLM | None = None
         self._generator: Generator | None = None
+        self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
 
     @classmethod
     def open(
@@ -95,6 +99,16 @@ class Engine:
             self.library.check_embedder(self._embedder.name, self._embedder.dimension)
             self._embedder_checked = True
         return self._embedder
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        """The embedding of a question, computed once however many stages ask for it."""
+        cached = self._query_vectors.get(text)
+        if cached is None:
+            cached = self.embedder().embed([text])[0]
+            if len(self._query_vectors) > 256:
+                self._query_vectors.clear()
+            self._query_vectors[text] = cached
+        return cached
 
     def ingest(
         self,
@@ -142,7 +156,8 @@ class Engine:
         earlier = [turn.question for turn in store.turns(conversation)]
         flow = AnswerFlow(
             retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(query, count, asked),
-            embedder=self.embedder,
+            embed_query=self.embed_query,
+            stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,
             verifier=ClaimVerifier(self.config.verify, self.embedder),
             config=self.config.answer,
@@ -196,7 +211,7 @@ class Engine:
     def _retrievers(self, signals: Sequence[str]) -> list[Retriever]:
         chosen = check_signals(signals)
         built: dict[str, Retriever] = {
-            "vector": VectorRetriever(self.library, self.embedder),
+            "vector": VectorRetriever(self.library, self.embed_query),
             "lexical": LexicalRetriever(self.library),
             "structure": StructureRetriever(self.library),
         }

@@ -78,7 +78,7 @@ class AnswerConfig:
     trust_mode: str = "normal"  # strict | normal | exploratory
     authority_floor: int = 1  # strict mode cites only documents of this tier or higher
     context_passages: int = 3  # how many passages the generator reads
-    max_passage_chars: int = 1200
+    max_passage_chars: int = 500  # of each passage, the sentences nearest the question (prompts.focus)
     max_answer_tokens: int = 160
     context_tokens: int = 4096
 

@@ -12,10 +12,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+import numpy as np
+import numpy.typing as npt
+
 from ..config import AnswerConfig
 from ..errors import Cancelled, ConfigError
 from ..events import EventCallback, StageStarted, TokenDelta, emit
-from ..protocols import Embedder, Generator
+from ..protocols import Generator
 from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
 from .claims import split_claims
 from .gates import TRUST_MODES, authority_gate, find_conflicts, relevance_gate, script_gate
@@ -26,7 +29,8 @@ from .verify import ClaimVerifier
 @dataclass
 class AnswerFlow:
     retrieve: Callable[[str, int, str], Retrieval]  # (retrieval query, k, question as asked)
-    embedder: Callable[[], Embedder]
+    embed_query: Callable[[str], npt.NDArray[np.float32]]
+    stored_vectors: Callable[[list[str]], dict[str, npt.NDArray[np.float32]]]
     generator: Callable[[], Generator]
     verifier: ClaimVerifier
     config: AnswerConfig
@@ -66,7 +70,9 @@ class AnswerFlow:
             return run.refuse(refusal)
 
         run.stage("relevance")
-        judged, refusal = relevance_gate(question, candidates, self.config, self.embedder)
+        judged, refusal = relevance_gate(
+            question, self.embed_query(question), candidates, self.stored_vectors, self.config
+        )
         relevant = [r.candidate for r in judged if r.relevant]
         run.record(
             "relevance",

@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ..config import AnswerConfig
-from ..protocols import Embedder
 from ..scripts import scripts_in
 from ..types import Candidate, Conflict, Refusal, Stage
 from .text import content_stems, negated, numbers, words
@@ -84,21 +84,24 @@ class Relevance:
 
 def relevance_gate(
     question: str,
+    question_vector: npt.NDArray[np.float32],
     candidates: Sequence[Candidate],
+    stored: Callable[[list[str]], dict[str, npt.NDArray[np.float32]]],
     config: AnswerConfig,
-    embedder: Callable[[], Embedder],
 ) -> tuple[list[Relevance], Refusal | None]:
     """A candidate is relevant when the question's words are in it and it means something close,
-    or when it is semantically very close; one shared word is never enough."""
+    or when it is semantically very close; one shared word is never enough. Passage vectors come
+    from the index (`stored`): nothing is embedded again."""
     question_stems = set(content_stems(question))
     if not candidates:
         return [], None
-    vectors = embedder().embed([question] + [c.unit.index_text for c in candidates])
+    vectors = stored([c.unit.unit_id for c in candidates])
     judged = []
-    for candidate, vector in zip(candidates, vectors[1:], strict=True):
+    for candidate in candidates:
         stems = set(content_stems(candidate.unit.index_text))
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
-        similarity = float(np.dot(vectors[0], vector))
+        vector = vectors.get(candidate.unit.unit_id)
+        similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0
         relevant = (coverage >= config.min_coverage and similarity >= config.min_similarity) or (
             similarity >= config.high_similarity
         )

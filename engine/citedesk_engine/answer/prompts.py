@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..types import EvidenceUnit
+from .claims import sentences
+from .text import content_stems
 
 NOT_FOUND = "NOT IN PASSAGES"
 
@@ -22,11 +24,35 @@ SYSTEM = (
 )
 
 
+def focus(text: str, question: str, max_chars: int) -> str:
+    """The part of a passage that bears on the question: the sentence sharing most of its words, grown
+    with its neighbours up to `max_chars`. The model reads less (prompt processing is most of the time
+    of an answer on few cores); claims are still verified against the whole passage."""
+    text = " ".join(text.split())
+    if len(text) <= max_chars:
+        return text
+    parts = sentences(text) or [text]
+    wanted = set(content_stems(question))
+    scores = [len(wanted & set(content_stems(p))) for p in parts]
+    best = max(range(len(parts)), key=lambda i: (scores[i], -i))
+    first = last = best
+    while True:
+        grown = False
+        for candidate in (last + 1, first - 1):
+            if 0 <= candidate < len(parts):
+                lo, hi = min(first, candidate), max(last, candidate)
+                if len(" ".join(parts[lo : hi + 1])) <= max_chars:
+                    first, last, grown = lo, hi, True
+        if not grown:
+            break
+    return " ".join(parts[first : last + 1])[:max_chars]
+
+
 def build_messages(question: str, units: Sequence[EvidenceUnit], *, max_chars: int) -> list[dict[str, str]]:
     """Earlier turns of a conversation reach the model only through the passages they retrieved:
     shown an "earlier question" line, the 0.5B model answered that line instead of the question."""
     passages = "\n".join(
-        f"Passage {number}: {' '.join(unit.index_text.split())[:max_chars]}"
+        f"Passage {number}: {focus(unit.index_text, question, max_chars)}"
         for number, unit in enumerate(units, start=1)
     )
     return [

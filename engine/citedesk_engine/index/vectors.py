@@ -33,6 +33,7 @@ class VectorStore:
         # product beats a scan through the table by an order of magnitude. Writes mark it stale.
         self._matrix: npt.NDArray[np.float32] | None = None
         self._ids: list[str] = []
+        self._rows: dict[str, int] = {}
 
     def _schema(self, dimension: int) -> Any:
         pa = self._pa
@@ -110,19 +111,15 @@ class VectorStore:
                 column.values.to_numpy().reshape(-1, dimension), dtype=np.float32
             )
             self._ids = table.column("unit_id").to_pylist()
+            self._rows = {uid: row for row, uid in enumerate(self._ids)}
         return self._matrix
 
     def vectors_by_id(self, unit_ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
-        if self._table is None or not unit_ids:
+        """The stored vectors of these units (units not in the index are left out)."""
+        matrix = self._vectors()
+        if matrix is None:
             return {}
-        listed = ", ".join(_quote(u) for u in unit_ids)
-        rows = self._table.search().where(f"unit_id IN ({listed})").select(["unit_id", "vector"]).limit(None)
-        table = rows.to_arrow()
-        vectors = table.column("vector").to_pylist()
-        return {
-            uid: np.asarray(vec, dtype=np.float32)
-            for uid, vec in zip(table.column("unit_id").to_pylist(), vectors, strict=True)
-        }
+        return {uid: matrix[self._rows[uid]] for uid in unit_ids if uid in self._rows}
 
     def versions(self) -> set[str]:
         if self._table is None:

@@ -7,8 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from ..index.library import Library
-from ..protocols import Embedder
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Words that say nothing about which section is meant.
@@ -78,11 +80,11 @@ class VectorRetriever:
     """Nearest units by cosine similarity of normalised embeddings (score = similarity)."""
 
     library: Library
-    embedder: Callable[[], Embedder]
+    embed_query: Callable[[str], npt.NDArray[np.float32]]
     name: str = "vector"
 
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        vector = self.embedder().embed([query])[0]
+        vector = self.embed_query(query)
         return [(uid, 1.0 - distance) for uid, _, distance in self.library.vectors.search(vector, limit)]
 
 
