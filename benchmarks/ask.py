@@ -105,7 +105,8 @@ def retrieval_scale(sizes: list[int], queries: int) -> list[dict[str, float]]:
             "build_s": built,
         }
         print(
-            f"retrieval  {size:>7,} units  p50 {row['p50_ms']:7.1f} ms  p95 {row['p95_ms']:7.1f} ms  (built in {built:.0f} s)"
+            f"retrieval  {size:>7,} units  p50 {row['p50_ms']:7.1f} ms  p95 {row['p95_ms']:7.1f} ms"
+            f"  (built in {built:.0f} s)"
         )
         rows.append(row)
     return rows

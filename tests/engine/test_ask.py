@@ -16,11 +16,12 @@ from citedesk_engine.types import Decision, Stage
 pytestmark = pytest.mark.models
 
 DOCS = {
-    "alpha.txt": "Alpha particles consist of two protons and two neutrons bound together. They are emitted in "
-    "the radioactive decay of heavy elements such as uranium and radium.",
+    "alpha.txt": "Alpha particles consist of two protons and two neutrons bound together. They are emitted "
+    "in the radioactive decay of heavy elements such as uranium and radium.",
     "bridge.txt": "The Vasco da Gama Bridge crosses the Tagus river near Lisbon. It was opened to traffic in "
     "March 1998, in time for Expo 98. The bridge is 12.3 kilometres long.",
-    "bridge_old.txt": "An older survey says the Vasco da Gama Bridge is 17.2 kilometres long, including its viaducts.",
+    "bridge_old.txt": "An older survey says the Vasco da Gama Bridge is 17.2 kilometres long, "
+    "including its viaducts.",
     "museum.md": "# Visiting hours\n\nThe city museum opens at nine in the morning and closes at five in the "
     "afternoon. Entry is free on Sundays.\n",
 }

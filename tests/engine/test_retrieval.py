@@ -225,9 +225,11 @@ def test_reranker_configuration_errors(tmp_path: Path) -> None:
         ):
             engine.retrieve("q")
     config = Config(models=ModelsConfig(reranker="cross-encoder", reranker_path=str(tmp_path)))
-    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder()) as engine:
-        with pytest.raises(Exception, match="not a sentence-transformers model folder"):
-            engine.retrieve("q")
+    with (
+        Engine.open(tmp_path / "lib", config, embedder=HashEmbedder()) as engine,
+        pytest.raises(Exception, match="not a sentence-transformers model folder"),
+    ):
+        engine.retrieve("q")
 
 
 def test_top_k_default_and_override(library_engine: Engine, tmp_path: Path) -> None:
