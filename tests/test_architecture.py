@@ -28,3 +28,13 @@ def test_importing_the_engine_loads_no_qt_and_no_heavy_library() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
+
+
+def test_ruff_finds_nothing() -> None:
+    result = subprocess.run(
+        [str(Path(sys.executable).with_name("ruff")), "check", "engine", "desktop", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout[-3000:]
