@@ -174,6 +174,8 @@ class AnswerFlow:
                 if retry.supported:
                     verdict = replace(retry, method=f"{retry.method} (re-cited)" if cited else retry.method)
                     sources = (others[retry.passage].unit.unit_id,)
+                elif not cited:
+                    verdict = retry  # the only check there was: its reason is the one to show
             claims.append(Claim(raw.text, verdict.supported, sources, verdict.method, verdict.score))
         removed = sum(1 for c in claims if not c.supported)
         return claims, removed
