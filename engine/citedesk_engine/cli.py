@@ -16,14 +16,16 @@ from .answer.verify import ClaimVerifier
 from .api import Engine
 from .config import cache_dir, default_library_dir, load_config
 from .errors import EngineError
-from .evaluate import read_claims, verify_claims
+from .evaluate.claims import read_claims, verify_claims
+from .evaluate.questions import evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
+from .index.blobs import sha256_hex
 from .models.embedder import SentenceTransformerEmbedder
 from .models.registry import ModelRegistry
 from .serialize import plain
 from .types import Answer, FileResult, FileStatus
 
-VERBS = ("ingest", "delete", "status", "models", "reconcile", "retrieve", "ask", "verify")
+VERBS = ("ingest", "delete", "status", "models", "reconcile", "retrieve", "ask", "verify", "eval")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,6 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", parents=[common], help="measure the per-claim gate on labelled claims"
     )
     verify.add_argument("claims", metavar="CLAIMS.jsonl")
+    evaluate = verbs.add_parser(
+        "eval", parents=[common], help="retrieval, answers and refusals on labelled questions"
+    )
+    evaluate.add_argument("questions", metavar="QUESTIONS.jsonl")
+    evaluate.add_argument(
+        "--corpus", required=True, metavar="DIR", help="the documents the questions are about"
+    )
+    evaluate.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    evaluate.add_argument("--k", type=int, default=None, help="passages kept for answering (default: top_k)")
+    evaluate.add_argument("--compare", action="store_true", help="also lexical only, vector only, hybrid")
+    evaluate.add_argument("--no-answers", action="store_true", help="retrieval only: skip generation")
     return parser
 
 
@@ -73,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _models(models_registry(args.library), args)
         if args.verb == "verify":  # needs no library either: claims come with their evidence
             return _verify(args)
+        if args.verb == "eval":
+            return _eval(args)
         with Engine.open(args.library) as engine:
             handler = {
                 "ingest": _ingest,
@@ -312,6 +327,55 @@ def _verify(args: argparse.Namespace) -> int:
     )
     for method, count in sorted(report.decided_by.items(), key=lambda kv: -kv[1]):
         print(f"  decided by {method:<24} {count}")
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    corpus = Path(args.corpus).expanduser().resolve()
+    # Not the user's own library: a library per corpus, so a re-run skips the unchanged files.
+    library = (
+        Path(args.library) if args.library else cache_dir() / "eval" / sha256_hex(str(corpus).encode())[:16]
+    )
+    questions = read_questions(Path(args.questions))[: args.limit]
+
+    def progress(label: str, done: int, total: int) -> None:
+        if not args.json:
+            print(f"\r{label}: {done}/{total}   ", end="", file=sys.stderr, flush=True)
+
+    with Engine.open(library) as engine:
+        report = engine.ingest([corpus])
+        failed = [f for f in report.files if f.status is FileStatus.FAILED]
+        if failed and not args.json:
+            print(f"{len(failed)} corpus files failed: {failed[0].path}: {failed[0].reason}", file=sys.stderr)
+        result = evaluate(
+            engine,
+            questions,
+            k=args.k or engine.config.retrieval.top_k,
+            answers=not args.no_answers,
+            compare=args.compare,
+            on_progress=progress,
+        )
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    print(file=sys.stderr)
+    rows = {"default": result.retrieval, **result.compare}
+    print(f"{'retrieval':<28}" + "".join(f"{m:>10}" for m in ("R@1", "R@5", "R@10", "MRR", "nDCG@10")))
+    for name, s in rows.items():
+        values = (s.recall_at_1, s.recall_at_5, s.recall_at_10, s.mrr, s.ndcg_at_10)
+        print(f"{name:<28}" + "".join(f"{v:>10.3f}" for v in values) + f"   ({s.n} answerable)")
+    if result.answers:
+        a, r = result.answers, result.refusals
+        print(
+            f"answers      answered {a['answered']}, partial {a['partial']}, refused {a['refused']}; "
+            f"accuracy {a['accuracy']:.3f}, citation accuracy {a['citation_accuracy']:.3f}"
+        )
+        print(
+            f"refusals     recall {r['recall']:.3f}, false refusals {r['false_refusal_rate']:.3f}, "
+            f"by stage {r['by_stage']}"
+        )
+        for stage, p in result.latency_ms.items():
+            print(f"latency      {stage:<20} p50 {p['p50']:9.1f} ms   p95 {p['p95']:9.1f} ms")
     return 0
 
 

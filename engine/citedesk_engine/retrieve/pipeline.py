@@ -77,4 +77,3 @@ def check_signals(signals: Sequence[str]) -> tuple[str, ...]:
 
 def _trace(stage: str, into: int, out: int, started: float, **details: object) -> StageTrace:
     return StageTrace(stage, into, out, (time.perf_counter() - started) * 1000, dict(details))
-

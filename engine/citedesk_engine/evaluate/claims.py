@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .answer.verify import ClaimVerifier
-from .errors import ConfigError
+from ..answer.verify import ClaimVerifier
+from ..errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)
