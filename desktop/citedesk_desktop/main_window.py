@@ -14,10 +14,13 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QTabWidget,
 )
 
 from .runner import EngineRunner
+from .widgets.chat_pane import ChatPane
 from .widgets.document_view import DocumentView
+from .widgets.evidence_viewer import EvidenceViewer
 from .widgets.library_panel import LibraryPanel
 
 log = logging.getLogger(__name__)
@@ -35,10 +38,16 @@ class MainWindow(QMainWindow):
 
         self.library = LibraryPanel()
         self.document = DocumentView()
+        self.chat = ChatPane()
+        self.evidence = EvidenceViewer()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.chat, "Ask")
+        self.tabs.addTab(self.evidence, "Evidence")
+        self.tabs.addTab(self.document, "Document text")
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.library)
-        split.addWidget(self.document)
-        split.setSizes([520, 680])
+        split.addWidget(self.tabs)
+        split.setSizes([460, 740])
         self.setCentralWidget(split)
 
         self.status_library = QLabel()
@@ -55,8 +64,16 @@ class MainWindow(QMainWindow):
         self.library.remove_requested.connect(self.remove_documents)
         self.library.reindex_requested.connect(self.reindex_documents)
         self.library.cancel_requested.connect(runner.cancel)
-        self.library.document_selected.connect(lambda doc: runner.submit("text", doc))
+        self.library.document_selected.connect(self._show_document_text)
+        self.chat.ask_requested.connect(self.ask)
+        self.chat.stop_requested.connect(runner.cancel)
+        self.chat.source_clicked.connect(self.show_source)
+        self.evidence.page_requested.connect(
+            lambda path, page, zoom: runner.submit("page", (path, page, zoom))
+        )
+        self.evidence.text_requested.connect(lambda doc: runner.submit("text", doc))
         runner.event.connect(self.library.on_event)
+        runner.event.connect(self.chat.on_event)
         runner.finished.connect(self._on_finished)
         runner.failed.connect(self._on_failed)
         runner.busy_changed.connect(lambda busy: self.status_busy.setText("Working…" if busy else "Ready"))
@@ -100,6 +117,18 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Add a folder to the library", str(Path.home()))
         if folder:
             self.ingest([folder])
+
+    def ask(self, question: str, conversation: object) -> None:
+        self.chat.set_busy(True)
+        self.runner.submit("ask", (question, conversation, None))
+
+    def show_source(self, source: object) -> None:
+        self.tabs.setCurrentWidget(self.evidence)
+        self.evidence.show_source(source)  # type: ignore[arg-type]
+
+    def _show_document_text(self, document: str) -> None:
+        self._text_for_document_view = document
+        self.runner.submit("text", document)
 
     def choose_library(self) -> None:
         folder = QFileDialog.getExistingDirectory(
@@ -179,7 +208,18 @@ class MainWindow(QMainWindow):
                 self._announce(report)
         elif operation == "text":
             document, text, structure = result  # type: ignore[misc]
-            self.document.show_document(document, text, structure)
+            self.evidence.show_text(document, text)
+            if document == getattr(self, "_text_for_document_view", None):
+                self.document.show_document(document, text, structure)
+        elif operation == "ask":
+            self.chat.set_busy(False)
+            if result is None:
+                self.chat.show_error("Stopped.")
+            else:
+                self.chat.show_answer(result)  # type: ignore[arg-type]
+        elif operation == "page":
+            path, page, zoom, rendered = result  # type: ignore[misc]
+            self.evidence.show_page(path, page, zoom, rendered)
         elif operation == "load_models":
             self.status_models.setText("Models ready")
 
@@ -192,6 +232,10 @@ class MainWindow(QMainWindow):
         if operation == "open":
             self.status_library.setText(f"No library open: {message}")
             message += "\n\nFix the problem, or choose another library folder with File > Open library…"
+        if operation == "ask":
+            self.chat.set_busy(False)
+            self.chat.show_error(message)
+            return
         if operation == "text":  # e.g. the document was removed meanwhile: say so where it was asked
             self.document.clear()
             self.document.title.setText(f"<i>{message}</i>")

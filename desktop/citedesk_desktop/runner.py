@@ -22,6 +22,15 @@ log = logging.getLogger(__name__)
 EngineFactory = Callable[[Path], Engine]
 
 
+def render_page(path: str, page: int, zoom: float) -> tuple[bytes, int]:
+    """PNG bytes of a PDF page at `zoom` (1.0 = 72 dpi) and the page count."""
+    import pymupdf
+
+    with pymupdf.open(path) as document:
+        pixmap = document[page - 1].get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
+        return pixmap.tobytes("png"), document.page_count
+
+
 class _Worker(QObject):
     event = Signal(object)
     finished = Signal(str, object)
@@ -72,6 +81,14 @@ class _Worker(QObject):
             return self._snapshot()
         if operation == "text":
             return payload, engine.text(payload), engine.structure(payload)
+        if operation == "ask":
+            question, conversation, mode = payload
+            return engine.ask(
+                question, conversation=conversation, mode=mode, on_event=self.event.emit, cancel=self._cancel
+            )
+        if operation == "page":  # a PDF page as PNG bytes, rendered here so the GUI thread never waits
+            path, page, zoom = payload
+            return path, page, zoom, render_page(path, page, zoom)
         if operation == "load_models":
             engine.embedder()
             return engine.models(verify=False)
@@ -115,7 +132,7 @@ class EngineRunner(QObject):
         return self._pending > 0
 
     def submit(self, operation: str, payload: Any = None) -> None:
-        if operation == "ingest":
+        if operation in ("ingest", "ask"):
             self._cancel.clear()
         self._pending += 1
         if self._pending == 1:

@@ -1,0 +1,151 @@
+"""The evidence viewer: a cited passage in its document. PDF pages are rendered (on the engine thread)
+with the passage's boxes highlighted; other formats show the extracted text with the passage marked."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citedesk_engine.types import SourceRef
+from PySide6.QtCore import QRectF, Qt, QUrl, Signal
+from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+HIGHLIGHT = QColor(255, 213, 79, 110)
+
+
+class EvidenceViewer(QWidget):
+    page_requested = Signal(str, int, float)  # path, page, zoom
+    text_requested = Signal(str)  # document
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.source: SourceRef | None = None
+        self.page = 0
+        self.pages = 0
+        self.zoom = 1.5
+        self.header = QLabel("<i>Click a citation in an answer to see its passage here.</i>")
+        self.header.setWordWrap(True)
+        self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.previous_button = QPushButton("◀ Page")
+        self.next_button = QPushButton("Page ▶")
+        self.zoom_out = QPushButton("−")
+        self.zoom_in = QPushButton("+")
+        self.open_button = QPushButton("Open source")
+        self.open_button.setToolTip("Open the original file in the system viewer")
+        self.previous_button.clicked.connect(lambda: self._go(self.page - 1))
+        self.next_button.clicked.connect(lambda: self._go(self.page + 1))
+        self.zoom_out.clicked.connect(lambda: self._zoom(1 / 1.25))
+        self.zoom_in.clicked.connect(lambda: self._zoom(1.25))
+        self.open_button.clicked.connect(self._open_source)
+        tools = QHBoxLayout()
+        for widget in (self.previous_button, self.next_button, self.zoom_out, self.zoom_in, self.open_button):
+            tools.addWidget(widget)
+        tools.addStretch(1)
+        self.image = QLabel()
+        self.image.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll = QScrollArea()
+        self.scroll.setWidget(self.image)
+        self.scroll.setWidgetResizable(True)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.scroll)
+        self.stack.addWidget(self.text)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
+        layout.addLayout(tools)
+        layout.addWidget(self.stack, 1)
+        self._set_tools(False)
+
+    def show_source(self, source: SourceRef) -> None:
+        self.source = source
+        where = f"page {source.page}" if source.page else (source.section or "text")
+        self.header.setText(
+            f"<b>{Path(source.path).name}</b>, {where} · unit {source.unit_id} · "
+            f"characters {source.char_start}-{source.char_end}<br><small>{source.path}</small>"
+        )
+        if source.page and source.path.lower().endswith(".pdf"):
+            self.stack.setCurrentWidget(self.scroll)
+            self._set_tools(True)
+            self._go(source.page)
+        else:
+            self.stack.setCurrentWidget(self.text)
+            self._set_tools(False)
+            self.open_button.setEnabled(True)
+            self.text_requested.emit(source.document)
+
+    def show_page(self, path: str, page: int, zoom: float, rendered: tuple[bytes, int]) -> None:
+        if self.source is None or path != self.source.path or page != self.page:
+            return  # an older request
+        png, self.pages = rendered
+        pixmap = QPixmap()
+        pixmap.loadFromData(png, "PNG")
+        first_box_y = None
+        if page == self.source.page:
+            painter = QPainter(pixmap)
+            for box in self.source.boxes:
+                if box.page == page:
+                    rect = QRectF(
+                        box.x0 * zoom, box.y0 * zoom, (box.x1 - box.x0) * zoom, (box.y1 - box.y0) * zoom
+                    )
+                    painter.fillRect(rect, HIGHLIGHT)
+                    first_box_y = rect.top() if first_box_y is None else min(first_box_y, rect.top())
+            painter.end()
+        self.image.setPixmap(pixmap)
+        self.highlighted_boxes = (
+            sum(1 for b in self.source.boxes if b.page == page) if page == self.source.page else 0
+        )
+        self.previous_button.setEnabled(page > 1)
+        self.next_button.setEnabled(page < self.pages)
+        if first_box_y is not None:
+            bar = self.scroll.verticalScrollBar()
+            bar.setValue(max(0, int(first_box_y) - 80))
+
+    def show_text(self, document: str, text: str) -> None:
+        if self.source is None or document != self.source.document:
+            return
+        self.text.setPlainText(text)
+        selection = QTextEdit.ExtraSelection()
+        selection.format = QTextCharFormat()
+        selection.format.setBackground(HIGHLIGHT)
+        cursor = QTextCursor(self.text.document())
+        cursor.setPosition(self.source.char_start)
+        cursor.setPosition(self.source.char_end, QTextCursor.MoveMode.KeepAnchor)
+        selection.cursor = cursor
+        self.text.setExtraSelections([selection])
+        view = QTextCursor(self.text.document())
+        view.setPosition(self.source.char_start)
+        self.text.setTextCursor(view)
+        self.text.centerCursor()
+
+    def _go(self, page: int) -> None:
+        if self.source is None or page < 1 or (self.pages and page > self.pages):
+            return
+        self.page = page
+        self.page_requested.emit(self.source.path, page, self.zoom)
+
+    def _zoom(self, factor: float) -> None:
+        self.zoom = min(4.0, max(0.5, self.zoom * factor))
+        self._go(self.page)
+
+    def _set_tools(self, pdf: bool) -> None:
+        for widget in (self.previous_button, self.next_button, self.zoom_out, self.zoom_in):
+            widget.setEnabled(pdf)
+        self.open_button.setEnabled(self.source is not None)
+
+    def _open_source(self) -> None:
+        if self.source is not None:
+            url = QUrl.fromLocalFile(self.source.path)
+            if self.source.page:
+                url.setFragment(f"page={self.source.page}")  # honoured by most PDF viewers
+            QDesktopServices.openUrl(url)

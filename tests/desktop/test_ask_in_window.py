@@ -1,0 +1,66 @@
+"""Asking from the window with the real engine and models: streamed answer, a citation clicked to its
+highlighted PDF page, and a refusal card naming its stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import factories
+import pytest
+from citedesk_desktop.main_window import MainWindow
+from citedesk_desktop.runner import EngineRunner
+from citedesk_engine import Engine, TokenDelta
+from PySide6.QtCore import QSettings, QUrl
+
+pytestmark = pytest.mark.models
+
+
+def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    runner = EngineRunner(Engine.open)
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
+        pdf = factories.pdf(
+            tmp_path / "harbour.pdf",
+            [
+                "Annual report of the harbour authority. " + factories.LOREM,
+                "The harbour handled 4.2 million containers in 2023, a record for the port.",
+            ],
+        )
+        window.ingest([str(pdf)])
+        qtbot.waitUntil(lambda: not runner.busy, timeout=120_000)
+        tokens = []
+        runner.event.connect(lambda e: tokens.append(e) if isinstance(e, TokenDelta) else None)
+        window.chat.question.setPlainText("How many containers did the harbour handle in 2023?")
+        window.chat.ask_button.click()
+        assert window.chat.stop_button.isEnabled()
+        qtbot.waitUntil(lambda: window.chat.last_answer is not None, timeout=120_000)
+        answer = window.chat.last_answer
+        assert tokens, "the answer streamed in"
+        assert answer.refusal is None and "4.2 million" in answer.text
+        assert "cite:1" in window.chat.transcript.toHtml()
+        window.chat._on_link(QUrl("cite:1"))  # what clicking [1] does
+        assert window.tabs.currentWidget() is window.evidence
+        qtbot.waitUntil(
+            lambda: (
+                window.evidence.image.pixmap() is not None and not window.evidence.image.pixmap().isNull()
+            ),
+            timeout=30_000,
+        )
+        assert window.evidence.page == 2 and window.evidence.highlighted_boxes >= 1
+        assert "page 2" in window.evidence.header.text()
+
+        window.tabs.setCurrentWidget(window.chat)
+        window.chat.question.setPlainText("What about gamma rays?")
+        window.chat.ask_button.click()
+        qtbot.waitUntil(lambda: window.chat.last_answer is not answer, timeout=120_000)
+        refused = window.chat.last_answer
+        assert refused.refusal is not None and refused.refusal.stage.value == "relevance"
+        page = window.chat.transcript.toPlainText()
+        assert "Refused · Not relevant enough" in page and "stage: relevance" in page
+    finally:
+        window.close()
+        runner.shutdown()
