@@ -146,11 +146,7 @@ def _answer_html(answer: Answer) -> str:
         considered = ""
         best = answer.refusal.details.get("best") if isinstance(answer.refusal.details, dict) else None
         if isinstance(best, list) and best:
-            rows = "".join(
-                f"<li>{html.escape(str(b.get('unit_id')))}: coverage {b.get('coverage')}, "
-                f"similarity {b.get('similarity')}</li>"
-                for b in best
-            )
+            rows = "".join(_considered(b) for b in best)
             considered = f"<p>Considered:</p><ul>{rows}</ul>"
         generated = (
             answer.refusal.details.get("generated") if isinstance(answer.refusal.details, dict) else None
@@ -184,6 +180,17 @@ def _answer_html(answer: Answer) -> str:
         + "</ol>"
     )
     return "".join(parts)
+
+
+def _considered(best: dict[str, object]) -> str:
+    """One candidate the relevance gate weighed, in words a reader understands."""
+    name = Path(str(best.get("document") or "")).name or str(best.get("unit_id"))
+    page = f", page {best['page']}" if best.get("page") else ""
+    coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
+    return (
+        f"<li>{html.escape(name)}{page}: holds {coverage}% of the question's words, "
+        f"meaning similarity {best.get('similarity')}</li>"
+    )
 
 
 def _where(source: SourceRef) -> str:

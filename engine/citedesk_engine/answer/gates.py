@@ -122,6 +122,8 @@ def relevance_gate(
             "best": [
                 {
                     "unit_id": r.candidate.unit.unit_id,
+                    "document": r.candidate.unit.document,
+                    "page": r.candidate.unit.page,
                     "coverage": round(r.coverage, 3),
                     "similarity": round(r.similarity, 3),
                 }
