@@ -11,7 +11,7 @@ from citedesk_engine.cli import main as engine_main
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if any(arg in VERBS for arg in args[:1]) or any(a in ("-h", "--help") for a in args[:1]):
+    if args and (args[0] in VERBS or args[0] in ("-h", "--help")):
         return engine_main(args)
     if args[:1] == ["gui"]:
         args = args[1:]

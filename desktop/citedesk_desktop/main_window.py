@@ -32,6 +32,7 @@ class MainWindow(QMainWindow):
         self.runner = runner
         self.library_dir = library_dir
         self.settings = settings
+        self._text_for_document_view = ""  # the document whose text the Document tab asked for
         self.setWindowTitle("CiteDesk")
         self.setAcceptDrops(True)
         self.setMinimumSize(800, 500)
@@ -209,7 +210,7 @@ class MainWindow(QMainWindow):
         elif operation == "text":
             document, text, structure = result  # type: ignore[misc]
             self.evidence.show_text(document, text)
-            if document == getattr(self, "_text_for_document_view", None):
+            if document == self._text_for_document_view:
                 self.document.show_document(document, text, structure)
         elif operation == "ask":
             self.chat.set_busy(False)

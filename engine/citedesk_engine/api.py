@@ -47,8 +47,6 @@ from .types import (
     StructureNode,
 )
 
-PACKAGED_EMBEDDER_NAME = "all-MiniLM-L6-v2"
-
 
 class Engine:
     """Open with `Engine.open(...)`; close (or use as a context manager) to release the library."""
@@ -90,10 +88,10 @@ class Engine:
     def embedder(self) -> Embedder:
         """The embedder, loaded on first call and checked against the library's vectors."""
         if self._embedder is None:
-            folder = self.registry.embedder_path()
-            name = PACKAGED_EMBEDDER_NAME if self.config.models.embedder == "default" else str(folder)
             self._embedder = SentenceTransformerEmbedder(
-                folder, name=name, batch_size=self.config.ingest.embed_batch
+                self.registry.embedder_path(),
+                name=self.registry.embedder_name(),
+                batch_size=self.config.ingest.embed_batch,
             )
         if not self._embedder_checked:
             self.library.check_embedder(self._embedder.name, self._embedder.dimension)

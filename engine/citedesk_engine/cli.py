@@ -300,7 +300,7 @@ def _verify(args: argparse.Namespace) -> int:
     folder = Path(args.library).expanduser() if args.library else default_library_dir()
     config = load_config(folder / "config.toml")
     registry = ModelRegistry(config.models, cache_dir())
-    embedder = SentenceTransformerEmbedder(registry.embedder_path(), name="embedder")
+    embedder = SentenceTransformerEmbedder(registry.embedder_path(), name=registry.embedder_name())
     rows = read_claims(Path(args.claims))
     report = verify_claims(
         rows,

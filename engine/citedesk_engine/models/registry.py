@@ -54,6 +54,7 @@ GENERATOR = PackagedFile(
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     license="Apache-2.0",
 )
+EMBEDDER_NAME = "all-MiniLM-L6-v2"
 GENERATOR_FILENAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 
 
@@ -70,6 +71,10 @@ class ModelRegistry:
             return _user_folder(self.config.embedder, "embedder")
         model_file = _part_path(EMBEDDER, EMBEDDER.parts[0])
         return model_file.parent
+
+    def embedder_name(self) -> str:
+        """What a library records as its embedder: vectors of two different models never mix."""
+        return EMBEDDER_NAME if self.config.embedder == DEFAULT else str(self.embedder_path())
 
     def generator_path(self) -> Path:
         """The GGUF file of the generator slot, assembled and verified if it is the packaged one."""

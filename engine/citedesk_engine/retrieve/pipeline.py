@@ -41,11 +41,16 @@ class RetrievalPipeline:
         fused = rrf_fuse([[u for u, _ in hits] for hits in lists.values()], k=self.config.rrf_k)
         head = fused[: max(k, self.rerank_head)]
         units = self.library.manifest.units_by_id([u for u, _ in head])
+        # Each retriever's rank (first occurrence, zero-based) and score per unit, looked up once.
+        placed: dict[str, dict[str, tuple[int, float]]] = {}
+        for name, hits in lists.items():
+            for rank, (uid, score) in enumerate(hits):
+                placed.setdefault(uid, {}).setdefault(name, (rank, score))
         candidates = [
             Candidate(
                 unit=units[uid],
-                ranks={name: r for name, hits in lists.items() for r, (u, _) in enumerate(hits) if u == uid},
-                scores={name: s for name, hits in lists.items() for u, s in hits if u == uid},
+                ranks={name: rank for name, (rank, _) in placed[uid].items()},
+                scores={name: value for name, (_, value) in placed[uid].items()},
                 fused=score,
             )
             for uid, score in head
