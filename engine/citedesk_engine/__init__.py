@@ -14,6 +14,7 @@ from .errors import (
     ModelError,
 )
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
+from .index.conversations import ConversationInfo
 from .types import (
     Box,
     DocumentRecord,
@@ -34,6 +35,7 @@ __all__ = [
     "Box",
     "Cancelled",
     "Config",
+    "ConversationInfo",
     "ConfigError",
     "DocumentNotFound",
     "DocumentRecord",

@@ -13,13 +13,13 @@ import numpy.typing as npt
 
 from .answer.flow import AnswerFlow
 from .answer.verify import ClaimVerifier
-from .config import Config, cache_dir, default_library_dir, load_config, thread_count
+from .config import Config, cache_dir, default_library_dir, load_config, save_config, thread_count
 from .errors import ConfigError, DocumentNotFound
 from .events import EventCallback
 from .index.blobs import sha256_hex
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
-from .ingest.pipeline import IngestPipeline, document_id
+from .ingest.pipeline import IngestPipeline, document_id, embed_texts
 from .models.embedder import SentenceTransformerEmbedder
 from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
 from .models.registry import ModelRegistry
@@ -33,7 +33,7 @@ from .retrieve.rerank import (
     Reranker,
 )
 from .retrieve.retrievers import LexicalRetriever, Retriever, StructureRetriever, VectorRetriever
-from .serialize import plain
+from .serialize import answer_from_plain, plain
 from .types import (
     Answer,
     DocumentRecord,
@@ -88,15 +88,46 @@ class Engine:
     def embedder(self) -> Embedder:
         """The embedder, loaded on first call and checked against the library's vectors."""
         if self._embedder is None:
-            self._embedder = SentenceTransformerEmbedder(
-                self.registry.embedder_path(),
-                name=self.registry.embedder_name(),
-                batch_size=self.config.ingest.embed_batch,
-            )
+            self._embedder = self._load_embedder()
         if not self._embedder_checked:
             self.library.check_embedder(self._embedder.name, self._embedder.dimension)
             self._embedder_checked = True
         return self._embedder
+
+    def _load_embedder(self) -> Embedder:
+        return SentenceTransformerEmbedder(
+            self.registry.embedder_path(),
+            name=self.registry.embedder_name(),
+            batch_size=self.config.ingest.embed_batch,
+        )
+
+    def needs_reembed(self) -> bool:
+        """True when the library's vectors come from another embedder than the configured one."""
+        stored = self.library.manifest.get_meta("embedder")
+        name = self._embedder.name if self._embedder is not None else self.registry.embedder_name()
+        return stored is not None and stored.rsplit(":", 1)[0] != name
+
+    def reembed(self, *, on_event: EventCallback | None = None, cancel: threading.Event | None = None) -> int:
+        """Embed every passage again with the configured embedder (after the embedder slot changed).
+        The new vectors replace the old ones only once all are computed; cancel keeps the old ones."""
+        embedder = self._embedder if self._embedder is not None else self._load_embedder()
+        units = [
+            u for document in self.library.manifest.live_versions() for u in self.library.units(document)
+        ]
+        vectors = embed_texts(
+            embedder,
+            [u.index_text for u in units],
+            self.config.ingest.embed_batch,
+            "library",
+            on_event,
+            cancel,
+        )
+        self.library.replace_vectors(
+            units, vectors, Library.embedder_signature(embedder.name, embedder.dimension)
+        )
+        self._embedder, self._embedder_checked = embedder, True
+        self._query_vectors.clear()
+        return len(units)
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """The embedding of a question, computed once however many stages ask for it."""
@@ -180,6 +211,12 @@ class Engine:
 
     def conversation(self, conversation: str) -> list[Turn]:
         return self.library.conversations.turns(conversation)
+
+    def answers(self, conversation: str) -> list[Answer]:
+        """The answers of a stored conversation, in order, as the ask pipeline returned them."""
+        if not self.library.conversations.exists(conversation):
+            raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
+        return [answer_from_plain(turn.answer) for turn in self.library.conversations.turns(conversation)]
 
     def delete_conversation(self, conversation: str) -> None:
         if not self.library.conversations.delete(conversation):
@@ -290,6 +327,10 @@ class Engine:
                     Drift(record.document, DriftKind.CHANGED, "the file changed since it was ingested")
                 )
         return drift
+
+    def save_settings(self, config: Config) -> None:
+        """Write settings into the library's config.toml; they apply when the library is opened again."""
+        save_config(self.library.folder / "config.toml", config)
 
     def models(self, verify: bool = True) -> tuple[ModelInfo, ...]:
         return self.registry.describe(verify=verify)

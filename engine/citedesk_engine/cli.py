@@ -25,7 +25,7 @@ from .models.registry import ModelRegistry
 from .serialize import plain
 from .types import Answer, FileResult, FileStatus
 
-VERBS = ("ingest", "delete", "status", "models", "reconcile", "retrieve", "ask", "verify", "eval")
+VERBS = ("ingest", "delete", "status", "models", "reconcile", "reembed", "retrieve", "ask", "verify", "eval")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     models = verbs.add_parser("models", parents=[common], help="where each model slot resolves")
     models.add_argument("--no-verify", action="store_true", help="skip hashing the model files")
     verbs.add_parser("reconcile", parents=[common], help="documents whose source is missing or changed")
+    verbs.add_parser(
+        "reembed", parents=[common], help="embed every passage again after the embedder slot changed"
+    )
     retrieve = verbs.add_parser(
         "retrieve", parents=[common], help="ranked passages for a question, no answer"
     )
@@ -94,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "delete": _delete,
                 "status": _status,
                 "reconcile": _reconcile,
+                "reembed": _reembed,
                 "ask": _ask,
                 "retrieve": _retrieve,
             }[args.verb]
@@ -156,6 +160,20 @@ def _file_json(result: FileResult) -> dict[str, Any]:
         "pages": result.pages,
         "language": result.language,
     }
+
+
+def _reembed(engine: Engine, args: argparse.Namespace) -> int:
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())  # the old vectors stay on Ctrl-C
+    try:
+        units = engine.reembed(on_event=None if args.json else _print_event, cancel=cancel)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.json:
+        print(json.dumps({"reembedded": units, "embedder": engine.embedder().name}, ensure_ascii=False))
+    else:
+        print(f"Embedded {units} passages again with {engine.embedder().name}")
+    return 0
 
 
 def _delete(engine: Engine, args: argparse.Namespace) -> int:

@@ -152,3 +152,36 @@ def _build(cls: type, values: dict[str, Any], where: str) -> Any:
         if expected is int and value < 0:
             raise ConfigError(f"{where} {key} must not be negative, got {value}")
     return cls(**values)
+
+
+def save_config(path: Path, config: Config) -> None:
+    """Write the settings that differ from the defaults into the TOML file, keeping the user's own
+    comments and layout (tomlkit); settings back at their default are removed. Atomic: a crash
+    leaves the old file or the new one."""
+    import tomlkit
+
+    try:
+        document = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise ConfigError(f"Cannot read the configuration {path}: {exc}") from exc
+    for name in ("models", "ingest", "retrieval", "verify", "answer"):
+        section = getattr(config, name)
+        defaults = type(section)()
+        table = document.get(name)
+        for f in dataclasses.fields(section):
+            value = getattr(section, f.name)
+            if value != getattr(defaults, f.name):
+                if table is None:
+                    table = document[name] = tomlkit.table()
+                table[f.name] = list(value) if isinstance(value, tuple) else value
+            elif table is not None and f.name in table:
+                del table[f.name]
+        if table is not None and not table:
+            del document[name]
+    temporary = path.with_name(path.name + ".partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(tomlkit.dumps(document), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        raise ConfigError(f"Cannot write the configuration {path}: {exc.strerror}") from exc

@@ -6,6 +6,8 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
+from .types import Answer, Box, Claim, Conflict, Decision, Refusal, SourceRef, Stage, StageTrace
+
 
 def plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -17,3 +19,42 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     return value
+
+
+def answer_from_plain(data: dict[str, Any]) -> Answer:
+    """An Answer back from `plain(answer)` (a stored conversation turn). Fields added since the turn
+    was stored take their defaults, so old conversations still open."""
+    refusal = data.get("refusal")
+    return Answer(
+        question=str(data.get("question", "")),
+        decision=Decision(data.get("decision", Decision.ANSWERED.value)),
+        text=str(data.get("text", "")),
+        claims=tuple(
+            Claim(**{**_known(Claim, c), "sources": tuple(c.get("sources", ()))})
+            for c in data.get("claims", [])
+        ),
+        sources=tuple(_source(s) for s in data.get("sources", [])),
+        conflicts=tuple(
+            Conflict(**{**_known(Conflict, c), "unit_ids": tuple(c.get("unit_ids", ("", "")))})
+            for c in data.get("conflicts", [])
+        ),
+        trace=tuple(StageTrace(**_known(StageTrace, t)) for t in data.get("trace", [])),
+        refusal=(
+            Refusal(Stage(refusal["stage"]), str(refusal.get("reason", "")), dict(refusal.get("details", {})))
+            if refusal
+            else None
+        ),
+        conversation=str(data.get("conversation", "")),
+        removed_claims=int(data.get("removed_claims", 0)),
+    )
+
+
+def _source(data: dict[str, Any]) -> SourceRef:
+    values = _known(SourceRef, data)
+    values["boxes"] = tuple(Box(**_known(Box, b)) for b in data.get("boxes", []))
+    return SourceRef(**values)
+
+
+def _known(cls: type, data: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return {k: v for k, v in data.items() if k in names}

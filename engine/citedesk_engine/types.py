@@ -132,6 +132,11 @@ class SourceRef:
     char_end: int
     passage: str
     section: str = ""
+    # How retrieval found it: each retriever's rank (0-based) and score, the fused and rerank scores.
+    ranks: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+    fused: float | None = None
+    rerank: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

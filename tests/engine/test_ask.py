@@ -76,6 +76,10 @@ def test_tokens_stream_and_the_conversation_is_kept(engine: Engine) -> None:
         "Which river does it cross?",
     ]
     assert turns[1].answer["decision"] == "answered"
+    # Reopened from storage, the answers are the ones returned: citations, scores and trace included.
+    assert engine.answers(first.conversation) == [first, follow_up]
+    source = first.sources[0]
+    assert source.fused is not None and source.ranks and set(source.ranks) <= set(source.scores)
 
 
 def test_normal_mode_answers_and_lists_the_conflict(engine: Engine) -> None:
@@ -89,6 +93,7 @@ def test_no_evidence_on_an_empty_library(tmp_path: Path) -> None:
         answer = empty.ask("What is anything?")
         assert answer.refusal is not None and answer.refusal.stage is Stage.NO_EVIDENCE
         assert empty.conversation(answer.conversation)[0].answer["refusal"]["stage"] == "no_evidence"
+        assert empty.answers(answer.conversation) == [answer]
 
 
 def test_script_refusal(engine: Engine) -> None:

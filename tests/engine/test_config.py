@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
-from citedesk_engine.config import Config, load_config, thread_count
+from citedesk_engine.config import AnswerConfig, Config, load_config, save_config, thread_count
 from citedesk_engine.errors import ConfigError
 
 
@@ -37,3 +38,21 @@ def test_bad_configuration_is_a_clear_error(tmp_path: Path, body: str, message: 
     path.write_text(body)
     with pytest.raises(ConfigError, match=message):
         load_config(path)
+
+
+def test_saved_settings_round_trip_and_keep_the_users_comments(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("# my notes\n[answer]\n# stricter for audits\ntrust_mode = 'strict'\nmin_relevant = 2\n")
+    before = load_config(path)
+    changed = before.with_changes(
+        models=dataclasses.replace(before.models, threads=1, reranker="embedding"),
+        retrieval=dataclasses.replace(before.retrieval, top_k=8, signals=("lexical", "vector")),
+        answer=dataclasses.replace(before.answer, min_relevant=AnswerConfig().min_relevant),
+    )
+    save_config(path, changed)
+    assert load_config(path) == changed
+    text = path.read_text()
+    assert "# my notes" in text and "# stricter for audits" in text and "trust_mode" in text
+    assert "min_relevant" not in text, "a setting back at its default is removed"
+    save_config(path, Config())
+    assert load_config(path) == Config() and not list(tmp_path.glob("*.partial"))

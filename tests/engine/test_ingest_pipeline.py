@@ -8,7 +8,7 @@ from pathlib import Path
 
 import factories
 import pytest
-from citedesk_engine import Engine, FileFinished, FileStatus, Progress
+from citedesk_engine import Cancelled, Engine, FileFinished, FileStatus, Progress
 from citedesk_engine.config import Config, IngestConfig
 from citedesk_engine.errors import DocumentNotFound, LibraryError
 from citedesk_engine.testing import HashEmbedder
@@ -267,3 +267,77 @@ def test_a_library_is_locked_and_keeps_its_embedder(tmp_path: Path) -> None:
             other.ingest([tmp_path / "b.txt"])
     finally:
         other.close()
+
+
+def _two_documents(tmp_path: Path) -> list[Path]:
+    a = tmp_path / "bridge.txt"
+    a.write_text("The Vasco da Gama Bridge crosses the Tagus river near Lisbon.", encoding="utf-8")
+    b = tmp_path / "museum.txt"
+    b.write_text("The museum opens at ten on Sundays and closes at six.", encoding="utf-8")
+    return [a, b]
+
+
+def test_reembed_replaces_every_vector_with_the_new_model(tmp_path: Path) -> None:
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder(64)) as engine:
+        engine.ingest(_two_documents(tmp_path))
+        units = sum(d.units for d in engine.documents())
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder(32)) as engine:
+        assert engine.needs_reembed()
+        with pytest.raises(LibraryError, match="Re-index"):
+            engine.retrieve("Which river does the bridge cross?")
+        cancel = threading.Event()
+        cancel.set()
+        with pytest.raises(Cancelled):
+            engine.reembed(cancel=cancel)
+        assert engine.needs_reembed(), "a cancelled re-embed keeps the old vectors"
+        progress = []
+        assert engine.reembed(on_event=progress.append) == units
+        assert any(isinstance(e, Progress) and e.done == e.total == units for e in progress)
+        assert not engine.needs_reembed()
+        hits = engine.retrieve("Which river does the bridge cross?", k=1, signals=["vector"])
+        assert "Tagus" in hits.candidates[0].unit.passage
+        assert (
+            len(
+                engine.library.vectors.vectors_by_id([hits.candidates[0].unit.unit_id])[
+                    hits.candidates[0].unit.unit_id
+                ]
+            )
+            == 32
+        )
+        assert (
+            not (tmp_path / "lib" / "vectors.next").exists()
+            and not (tmp_path / "lib" / "vectors.old").exists()
+        )
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder(32)) as engine:  # it sticks
+        assert not engine.needs_reembed()
+        assert engine.retrieve("museum Sundays", k=1).candidates
+
+
+def test_a_reembed_interrupted_by_a_crash_is_finished_or_rolled_back(tmp_path: Path) -> None:
+    import shutil
+    import sqlite3
+
+    library = tmp_path / "lib"
+    with Engine.open(library, embedder=HashEmbedder(64)) as engine:
+        engine.ingest(_two_documents(tmp_path))
+    with Engine.open(library, embedder=HashEmbedder(32)) as engine:
+        engine.reembed()
+    complete = tmp_path / "complete-vectors"
+    shutil.copytree(library / "vectors", complete)
+
+    # Crash while the new table was being written: the old vectors and signature stay.
+    shutil.copytree(complete, library / "vectors.next")
+    (library / "vectors.next" / "EMBEDDER").unlink()
+    with Engine.open(library, embedder=HashEmbedder(32)) as engine:
+        assert not (library / "vectors.next").exists()
+        assert not engine.needs_reembed() and engine.retrieve("bridge", k=1).candidates
+
+    # Crash between the two renames, before the manifest learnt the new signature: the complete new
+    # table is moved into place on open and its own signature mark wins.
+    with sqlite3.connect(library / "library.sqlite") as db:
+        db.execute("UPDATE meta SET value = 'hash-64:64' WHERE key = 'embedder'")
+    shutil.move(library / "vectors", library / "vectors.old")
+    shutil.copytree(complete, library / "vectors.next")
+    with Engine.open(library, embedder=HashEmbedder(32)) as engine:
+        assert (library / "vectors").exists() and not (library / "vectors.old").exists()
+        assert not engine.needs_reembed() and engine.retrieve("bridge", k=1, signals=["vector"]).candidates

@@ -226,7 +226,8 @@ class _Run:
         removed: int,
         paths: dict[str, str],
     ) -> Answer:
-        units = {c.unit.unit_id: c.unit for c in context}
+        found = {c.unit.unit_id: c for c in context}
+        units = {uid: c.unit for uid, c in found.items()}
         order: list[str] = []
         for claim in supported:
             for uid in claim.sources:
@@ -243,6 +244,10 @@ class _Run:
                 char_end=units[uid].char_end,
                 passage=units[uid].passage,
                 section=units[uid].section,
+                ranks=dict(found[uid].ranks),
+                scores=dict(found[uid].scores),
+                fused=found[uid].fused,
+                rerank=found[uid].rerank,
             )
             for uid in order
         )

@@ -11,6 +11,8 @@ Layout of `library_dir`:
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +31,10 @@ from .manifest import Manifest
 from .vectors import VectorStore
 
 log = logging.getLogger(__name__)
+
+_VECTORS_NEXT = "vectors.next"
+_VECTORS_OLD = "vectors.old"
+_SIGNATURE = "EMBEDDER"  # inside a vector folder built by replace_vectors: the embedder's signature
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +58,7 @@ class Library:
         try:
             self.manifest = Manifest(folder / "library.sqlite")
             self.blobs = BlobStore(folder / "blobs")
+            self._finish_vector_swap()
             self.vectors = VectorStore(folder / "vectors")
             self.lexical = LexicalIndex(folder / "lexical")
             self.conversations = Conversations(folder / "library.sqlite")
@@ -101,6 +108,39 @@ class Library:
             self.blobs.keep_only(self.manifest.referenced_blobs())
         return written - started, time.perf_counter() - written
 
+    def replace_vectors(
+        self, units: Sequence[EvidenceUnit], vectors: npt.NDArray[np.float32], signature: str
+    ) -> None:
+        """Swap in a new vector table for all units (a new embedder): written beside the old one,
+        marked complete with the embedder's signature, then renamed into place. A crash at any point
+        leaves either the old vectors with the old signature or the new ones with the new signature."""
+        building = self.folder / _VECTORS_NEXT
+        shutil.rmtree(building, ignore_errors=True)
+        store = VectorStore(building)
+        for start in range(0, len(units), 2048):
+            store.add(units[start : start + 2048], vectors[start : start + 2048])
+        store.compact()
+        (building / _SIGNATURE).write_text(signature, encoding="utf-8")  # the completion mark
+        current = self.folder / "vectors"
+        if current.exists():
+            os.replace(current, self.folder / _VECTORS_OLD)
+        os.replace(building, current)
+        self._finish_vector_swap()
+        self.vectors = VectorStore(current)
+
+    def _finish_vector_swap(self) -> None:
+        """Complete or roll back a vector swap a crash interrupted (see replace_vectors)."""
+        current, building = self.folder / "vectors", self.folder / _VECTORS_NEXT
+        if building.exists():
+            if (building / _SIGNATURE).exists() and not current.exists():
+                os.replace(building, current)
+            else:
+                shutil.rmtree(building)
+        shutil.rmtree(self.folder / _VECTORS_OLD, ignore_errors=True)
+        marked = current / _SIGNATURE
+        if marked.exists():
+            self.manifest.set_meta("embedder", marked.read_text(encoding="utf-8"))
+
     def abandon_version(self, version: str) -> None:
         """Remove whatever was written of a version that will not be committed (cancel, error)."""
         self._delete_rows([version])
@@ -138,14 +178,19 @@ class Library:
         self.lexical.delete_versions(versions)
         log.debug("deleted rows of %d versions in %.3fs", len(versions), time.perf_counter() - started)
 
+    @staticmethod
+    def embedder_signature(name: str, dimension: int) -> str:
+        return f"{name}:{dimension}"
+
     def check_embedder(self, name: str, dimension: int) -> None:
         """A library holds vectors of one model only: mixing two would make distances meaningless."""
         stored = self.manifest.get_meta("embedder")
-        signature = f"{name}:{dimension}"
+        signature = self.embedder_signature(name, dimension)
         if stored is None:
             self.manifest.set_meta("embedder", signature)
         elif stored != signature:
             raise LibraryError(
                 f"This library was indexed with the embedder {stored}, not {signature}. "
-                "Re-index it with the new embedder (a new, empty library folder) or switch the embedder back."
+                "Re-index it with the new embedder (Settings in the app, or `citedesk reembed`) or switch "
+                "the embedder back."
             )

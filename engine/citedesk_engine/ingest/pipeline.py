@@ -13,7 +13,7 @@ import stat
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -221,16 +221,25 @@ class IngestPipeline:
     def _embed(
         self, texts: list[str], subject: str, on_event: EventCallback | None, cancel: threading.Event | None
     ) -> np.ndarray:
-        """Embed in batches of similar length (less padding), checking for cancel between batches."""
-        embedder = self.embedder()
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        vectors = np.empty((len(texts), embedder.dimension), dtype=np.float32)
-        batch = self.config.embed_batch
-        emit(on_event, StageStarted("embed", subject))
-        for done in range(0, len(order), batch):
-            if cancel is not None and cancel.is_set():
-                raise Cancelled("ingest cancelled")
-            rows = order[done : done + batch]
-            vectors[rows] = embedder.embed([texts[i] for i in rows])
-            emit(on_event, Progress("embed", min(done + batch, len(order)), len(order), subject))
-        return vectors
+        return embed_texts(self.embedder(), texts, self.config.embed_batch, subject, on_event, cancel)
+
+
+def embed_texts(
+    embedder: Embedder,
+    texts: Sequence[str],
+    batch: int,
+    subject: str,
+    on_event: EventCallback | None,
+    cancel: threading.Event | None,
+) -> np.ndarray:
+    """Embed in batches of similar length (less padding), checking for cancel between batches."""
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    vectors = np.empty((len(texts), embedder.dimension), dtype=np.float32)
+    emit(on_event, StageStarted("embed", subject))
+    for done in range(0, len(order), batch):
+        if cancel is not None and cancel.is_set():
+            raise Cancelled("cancelled while embedding")
+        rows = order[done : done + batch]
+        vectors[rows] = embedder.embed([texts[i] for i in rows])
+        emit(on_event, Progress("embed", min(done + batch, len(order)), len(order), subject))
+    return vectors
