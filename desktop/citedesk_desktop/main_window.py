@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from citedesk_engine import FileStatus, IngestReport, __version__
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from citedesk_engine import Config, FileStatus, IngestReport, ModelInfo, __version__
+from citedesk_engine.resources import samples_dir
+from citedesk_engine.types import Answer, SourceRef
+from PySide6.QtCore import QSettings, Qt, QUrl
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -22,6 +24,8 @@ from .widgets.chat_pane import ChatPane
 from .widgets.document_view import DocumentView
 from .widgets.evidence_viewer import EvidenceViewer
 from .widgets.library_panel import LibraryPanel
+from .widgets.settings_dialog import SettingsDialog
+from .widgets.trace_view import TraceView
 
 log = logging.getLogger(__name__)
 
@@ -41,15 +45,17 @@ class MainWindow(QMainWindow):
         self.document = DocumentView()
         self.chat = ChatPane()
         self.evidence = EvidenceViewer()
+        self.trace = TraceView()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.chat, "Ask")
         self.tabs.addTab(self.evidence, "Evidence")
+        self.tabs.addTab(self.trace, "Trace")
         self.tabs.addTab(self.document, "Document text")
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.library)
-        split.addWidget(self.tabs)
-        split.setSizes([460, 740])
-        self.setCentralWidget(split)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.addWidget(self.library)
+        self.split.addWidget(self.tabs)
+        self.split.setSizes([460, 740])
+        self.setCentralWidget(self.split)
 
         self.status_library = QLabel()
         self.status_models = QLabel("Loading models…")
@@ -66,9 +72,15 @@ class MainWindow(QMainWindow):
         self.library.reindex_requested.connect(self.reindex_documents)
         self.library.cancel_requested.connect(runner.cancel)
         self.library.document_selected.connect(self._show_document_text)
+        self.library.authority_requested.connect(self.set_authority)
+        self.library.open_source_requested.connect(self.open_sources)
+        self.library.samples_requested.connect(self.try_samples)
         self.chat.ask_requested.connect(self.ask)
         self.chat.stop_requested.connect(runner.cancel)
         self.chat.source_clicked.connect(self.show_source)
+        self.chat.trace_requested.connect(self.show_trace)
+        self.chat.conversation_requested.connect(lambda c: runner.submit("conversation", c))
+        self.chat.delete_conversation_requested.connect(self.delete_conversation)
         self.evidence.page_requested.connect(
             lambda path, page, zoom: runner.submit("page", (path, page, zoom))
         )
@@ -84,6 +96,9 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1200, 760)
+        splitter = settings.value("window/splitter")
+        if splitter is not None:
+            self.split.restoreState(splitter)
         runner.submit("open", str(library_dir))
 
     def _build_menus(self) -> None:
@@ -92,10 +107,42 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Add &folder…", QKeySequence("Ctrl+Shift+O"), self.choose_folder)
         self._action(file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, self._remove_selected)
         self._action(file_menu, "&Cancel indexing", QKeySequence("Esc"), self.runner.cancel)
+        self._action(file_menu, "Add &sample documents", None, self.try_samples)
         file_menu.addSeparator()
         self._action(file_menu, "Open &library…", QKeySequence("Ctrl+L"), self.choose_library)
+        self._action(file_menu, "S&ettings…", QKeySequence.StandardKey.Preferences, self.open_settings)
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
+        ask_menu = self.menuBar().addMenu("&Ask")
+        self._action(ask_menu, "&New conversation", QKeySequence.StandardKey.New, self._new_conversation)
+        self._action(ask_menu, "&Ask a question", QKeySequence("Ctrl+K"), self._focus_question)
+        self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.runner.cancel)
+        view_menu = self.menuBar().addMenu("&View")
+        for number, (name, widget) in enumerate(
+            (
+                ("&Ask", self.chat),
+                ("&Evidence", self.evidence),
+                ("&Trace", self.trace),
+                ("&Document text", self.document),
+            ),
+            1,
+        ):
+            self._action(
+                view_menu,
+                name,
+                QKeySequence(f"Ctrl+{number}"),
+                lambda w=widget: self.tabs.setCurrentWidget(w),
+            )
+        view_menu.addSeparator()
+        self._action(
+            view_menu, "Zoom &in", QKeySequence.StandardKey.ZoomIn, lambda: self.evidence.zoom_by(1.25)
+        )
+        self._action(
+            view_menu, "Zoom &out", QKeySequence.StandardKey.ZoomOut, lambda: self.evidence.zoom_by(0.8)
+        )
+        self._action(view_menu, "&Fit page width", QKeySequence("Ctrl+0"), self.evidence.fit_width)
+        self._action(view_menu, "&Previous page", QKeySequence("Alt+Left"), self.evidence.previous_page)
+        self._action(view_menu, "&Next page", QKeySequence("Alt+Right"), self.evidence.next_page)
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&About CiteDesk", None, self.show_about)
 
@@ -119,13 +166,67 @@ class MainWindow(QMainWindow):
         if folder:
             self.ingest([folder])
 
+    def try_samples(self) -> None:
+        samples = samples_dir()
+        if not samples.is_dir():
+            QMessageBox.warning(self, "CiteDesk", f"The sample documents are missing from {samples}.")
+            return
+        self.ingest([str(samples)])
+        self.chat.question.setPlainText("How many containers did the harbour handle in 2023?")
+
     def ask(self, question: str, conversation: object) -> None:
         self.chat.set_busy(True)
         self.runner.submit("ask", (question, conversation, None))
 
-    def show_source(self, source: object) -> None:
+    def show_source(self, source: SourceRef, answer: Answer | None = None) -> None:
         self.tabs.setCurrentWidget(self.evidence)
-        self.evidence.show_source(source)  # type: ignore[arg-type]
+        self.evidence.show_source(source, answer)
+
+    def show_trace(self, answer: Answer) -> None:
+        self.trace.show_answer(answer)
+        self.tabs.setCurrentWidget(self.trace)
+
+    def delete_conversation(self, conversation: str) -> None:
+        answer = QMessageBox.question(
+            self, "Delete conversation", "Delete this conversation and its answers from the library?"
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            if conversation == self.chat.conversation:
+                self.chat.new_conversation()
+            self.runner.submit("delete_conversation", conversation)
+
+    def set_authority(self, documents: list[str], tier: int) -> None:
+        self.runner.submit("set_authority", [(d, tier) for d in documents])
+
+    def open_sources(self, paths: list[str]) -> None:
+        for path in paths:
+            if not Path(path).exists():
+                QMessageBox.warning(self, "CiteDesk", f"The source file is no longer there:\n{path}")
+            elif not QDesktopServices.openUrl(QUrl.fromLocalFile(path)):
+                QMessageBox.warning(self, "CiteDesk", f"No application on this system opens:\n{path}")
+
+    def open_settings(self) -> None:
+        self.runner.submit("settings")
+
+    def _edit_settings(self, config: Config, models: tuple[ModelInfo, ...], documents: int) -> None:
+        dialog = SettingsDialog(config, models, documents, self)
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted or dialog.config() == config:
+            return
+        self.apply_settings(dialog.config(), dialog.reembed)
+
+    def apply_settings(self, config: Config, reembed: bool) -> None:
+        if reembed:
+            self.library.work_started("Embedding every passage with the new embedder…")
+        self.status_models.setText("Models load on next use")
+        self.runner.submit("apply_settings", (config, reembed))
+
+    def _new_conversation(self) -> None:
+        self.tabs.setCurrentWidget(self.chat)
+        self.chat.new_conversation()
+
+    def _focus_question(self) -> None:
+        self.tabs.setCurrentWidget(self.chat)
+        self.chat.question.setFocus()
 
     def _show_document_text(self, document: str) -> None:
         self._text_for_document_view = document
@@ -198,9 +299,33 @@ class MainWindow(QMainWindow):
     def _on_finished(self, operation: str, result: object) -> None:
         if operation == "open":
             self._show_library(result)
+            self.chat.new_conversation()
+            self.trace.clear()
+            self.runner.submit("conversations")
             self.runner.submit("load_models")  # the window is usable meanwhile
-        elif operation in ("delete", "refresh"):
+        elif operation in ("delete", "refresh", "set_authority"):
             self._show_library(result)
+        elif operation == "apply_settings":
+            self.library.ingest_finished()
+            if result is None:
+                self.statusBar().showMessage(
+                    "Re-embedding cancelled: the old vectors are kept. Switch the embedder back in Settings, "
+                    "or open Settings again to re-embed.",
+                    30000,
+                )
+                self.runner.submit("refresh")
+            else:
+                self._show_library(result)
+                self.statusBar().showMessage("Settings saved.", 10000)
+        elif operation == "settings":
+            self._edit_settings(*result)  # type: ignore[misc]
+        elif operation in ("conversations", "delete_conversation"):
+            self.chat.set_conversations(result)  # type: ignore[arg-type]
+        elif operation == "conversation":
+            conversation, answers = result  # type: ignore[misc]
+            self.chat.show_conversation(conversation, answers)
+            if answers:
+                self.trace.show_answer(answers[-1])
         elif operation == "ingest":
             self.library.ingest_finished()
             if result is not None:
@@ -218,6 +343,8 @@ class MainWindow(QMainWindow):
                 self.chat.show_error("Stopped.")
             else:
                 self.chat.show_answer(result)  # type: ignore[arg-type]
+                self.trace.show_answer(result)  # type: ignore[arg-type]
+                self.runner.submit("conversations")
         elif operation == "page":
             path, page, zoom, rendered = result  # type: ignore[misc]
             self.evidence.show_page(path, page, zoom, rendered)
@@ -230,6 +357,9 @@ class MainWindow(QMainWindow):
             self.runner.submit("refresh")
         if operation == "load_models":
             self.status_models.setText("Models unavailable")
+        if operation == "apply_settings":
+            self.library.ingest_finished()
+            self.runner.submit("refresh")
         if operation == "open":
             self.status_library.setText(f"No library open: {message}")
             message += "\n\nFix the problem, or choose another library folder with File > Open library…"
@@ -261,5 +391,6 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/splitter", self.split.saveState())
         self.settings.setValue("library", str(self.library_dir))
         event.accept()

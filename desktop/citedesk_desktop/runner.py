@@ -71,6 +71,18 @@ class _Worker(QObject):
                 self._engine = None
             return None
         engine = self._require()
+        if operation == "settings":
+            return engine.config, engine.models(verify=False), len(engine.documents())
+        if operation == "apply_settings":  # save, open the library again with them, re-embed if asked
+            config, reembed = payload
+            engine.save_settings(config)
+            folder = engine.library.folder
+            engine.close()
+            self._engine = None
+            self._engine = engine = self._factory(folder)
+            if reembed:
+                engine.reembed(on_event=self.event.emit, cancel=self._cancel)
+            return self._snapshot()
         if operation == "ingest":
             report = engine.ingest(payload, on_event=self.event.emit, cancel=self._cancel)
             return report, self._snapshot()
@@ -86,6 +98,17 @@ class _Worker(QObject):
             return engine.ask(
                 question, conversation=conversation, mode=mode, on_event=self.event.emit, cancel=self._cancel
             )
+        if operation == "conversations":
+            return engine.conversations()
+        if operation == "conversation":
+            return payload, engine.answers(payload)
+        if operation == "delete_conversation":
+            engine.delete_conversation(payload)
+            return engine.conversations()
+        if operation == "set_authority":
+            for document, tier in payload:
+                engine.set_authority(document, tier)
+            return self._snapshot()
         if operation == "page":  # a PDF page as PNG bytes, rendered here so the GUI thread never waits
             path, page, zoom = payload
             return path, page, zoom, render_page(path, page, zoom)
@@ -132,7 +155,7 @@ class EngineRunner(QObject):
         return self._pending > 0
 
     def submit(self, operation: str, payload: Any = None) -> None:
-        if operation in ("ingest", "ask"):
+        if operation in ("ingest", "ask", "apply_settings"):
             self._cancel.clear()
         self._pending += 1
         if self._pending == 1:

@@ -21,8 +21,6 @@ from PySide6.QtWidgets import QApplication
 from .main_window import MainWindow
 from .runner import EngineRunner
 
-SAMPLES = Path(__file__).resolve().parents[2] / "resources" / "samples"
-
 
 def main(out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
@@ -51,7 +49,7 @@ def main(out: Path) -> int:
 
     first_answer: list[object] = []
     steps: list[tuple[Callable[[], bool], Callable[[], None]]] = [
-        (lambda: not runner.busy, lambda: (shot("empty"), window.ingest([str(SAMPLES)]))),
+        (lambda: not runner.busy, lambda: (shot("empty"), window.library.samples_button.click())),
         (lambda: len(files_done) >= 1, lambda: shot("ingesting")),
         (lambda: not runner.busy, lambda: ask("How many containers did the harbour handle in 2023?")),
         (
@@ -59,11 +57,15 @@ def main(out: Path) -> int:
             lambda: (
                 shot("answer"),
                 first_answer.append(window.chat.last_answer),
-                window.chat._on_link(QUrl("cite:1")),
+                window.chat._on_link(QUrl("cite:1.1")),
             ),
         ),
         (lambda: not runner.busy, lambda: (shot("evidence"), ask("What about gamma rays?"))),
-        (lambda: window.chat.last_answer is not first_answer[0] and not runner.busy, lambda: shot("refusal")),
+        (
+            lambda: window.chat.last_answer is not first_answer[0] and not runner.busy,
+            lambda: (shot("refusal"), window.chat._on_link(QUrl("trace:2"))),
+        ),
+        (lambda: True, lambda: shot("trace")),
     ]
 
     def tick() -> None:

@@ -41,8 +41,9 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path) -> None:
         answer = window.chat.last_answer
         assert tokens, "the answer streamed in"
         assert answer.refusal is None and "4.2 million" in answer.text
-        assert "cite:1" in window.chat.transcript.toHtml()
-        window.chat._on_link(QUrl("cite:1"))  # what clicking [1] does
+        assert "cite:1.1" in window.chat.transcript.toHtml()
+        assert window.trace.answer is answer and window.trace.tree.topLevelItemCount() == len(answer.trace)
+        window.chat._on_link(QUrl("cite:1.1"))  # what clicking [1] of the first answer does
         assert window.tabs.currentWidget() is window.evidence
         qtbot.waitUntil(
             lambda: (
@@ -52,6 +53,8 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path) -> None:
         )
         assert window.evidence.page == 2 and window.evidence.highlighted_boxes >= 1
         assert "page 2" in window.evidence.header.text()
+        details = window.evidence.details.text()
+        assert "Found by" in details and "fused" in details and "Verified" in details
 
         window.tabs.setCurrentWidget(window.chat)
         window.chat.question.setPlainText("What about gamma rays?")
@@ -61,6 +64,24 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path) -> None:
         assert refused.refusal is not None and refused.refusal.stage.value == "relevance"
         page = window.chat.transcript.toPlainText()
         assert "Refused · Not relevant enough" in page and "stage: relevance" in page
+        window.chat._on_link(QUrl("trace:2"))
+        assert window.tabs.currentWidget() is window.trace
+        assert window.trace.refusing_stage() == "relevance"
+        marked = [
+            window.trace.tree.topLevelItem(i).text(0) for i in range(window.trace.tree.topLevelItemCount())
+        ]
+        assert [m for m in marked if "refused here" in m] == ["relevance  ◀ refused here"]
+
+        # The conversation is listed; a new one starts empty; the stored one opens again, whole.
+        qtbot.waitUntil(lambda: window.chat.conversations.count() == 1, timeout=10_000)
+        conversation = window.chat.conversation
+        window.chat.new_conversation()
+        assert window.chat.answers == [] and window.chat.conversation is None
+        window.chat._open_item(window.chat.conversations.item(0))
+        qtbot.waitUntil(lambda: len(window.chat.answers) == 2, timeout=10_000)
+        assert window.chat.conversation == conversation
+        assert [a.question for a in window.chat.answers] == [answer.question, refused.question]
+        assert "cite:1.1" in window.chat.transcript.toHtml()
     finally:
         window.close()
         runner.shutdown()

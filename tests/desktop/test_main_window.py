@@ -9,10 +9,13 @@ import factories
 import pytest
 from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
-from citedesk_engine import Engine
+from citedesk_desktop.widgets.library_panel import COLUMNS
+from citedesk_desktop.widgets.settings_dialog import SettingsDialog
+from citedesk_engine import Config, Engine, load_config
+from citedesk_engine.resources import samples_dir
 from citedesk_engine.testing import HashEmbedder
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
-from PySide6.QtGui import QDropEvent
+from PySide6.QtGui import QDesktopServices, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 
@@ -45,7 +48,9 @@ def drop(window: MainWindow, paths: list[Path]) -> None:
 
 def states(window: MainWindow) -> dict[str, str]:
     table = window.library.table
-    return {table.item(r, 0).text(): table.item(r, 4).text() for r in range(table.rowCount())}
+    return {
+        table.item(r, 0).text(): table.item(r, COLUMNS.index("State")).text() for r in range(table.rowCount())
+    }
 
 
 def test_drop_files_shows_progress_then_states_and_failures(qtbot, tmp_path: Path, settings) -> None:
@@ -173,3 +178,85 @@ def test_real_engine_drop_a_pdf_and_stay_responsive(qtbot, tmp_path: Path, setti
     finally:
         window.close()
         window.runner.shutdown()
+
+
+def test_sample_documents_tiers_and_open_source(qtbot, tmp_path: Path, settings, monkeypatch) -> None:
+    window = make_window(qtbot, tmp_path, settings)
+    try:
+        assert window.library.samples_button.isVisible()
+        window.library.samples_button.click()
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        shown = states(window)
+        assert set(shown) == {p.name for p in samples_dir().iterdir()} and set(shown.values()) == {"indexed"}
+        assert window.chat.question.toPlainText(), "a first question is suggested"
+
+        window.library.table.selectRow(0)
+        chosen = window.library.selected_documents()
+        window.library.authority_requested.emit(chosen, 2)
+        tier = COLUMNS.index("Tier")
+        qtbot.waitUntil(lambda: window.library.table.item(0, tier).text() == "2", timeout=10_000)
+        assert window.library.row(chosen[0]).authority == 2
+
+        opened = []
+        monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toLocalFile()) or True)
+        window.library.open_source_requested.emit([window.library.row(chosen[0]).source_path])
+        assert opened and Path(opened[0]).exists()
+        warnings = []
+        monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
+        window.open_sources([str(tmp_path / "gone.pdf")])
+        assert "no longer there" in warnings[0]
+    finally:
+        window.close()
+        window.runner.shutdown()
+
+
+def test_changing_the_embedder_in_settings_reembeds_the_library(
+    qtbot, tmp_path: Path, settings, monkeypatch
+) -> None:
+    def factory(folder: Path) -> Engine:
+        # The configured embedder decides the model, as with real models: default is 64-d, another 32-d.
+        chosen = load_config(folder / "config.toml").models.embedder
+        return Engine.open(folder, embedder=HashEmbedder(64 if chosen == "default" else 32))
+
+    window = make_window(qtbot, tmp_path, settings, factory=factory)
+    try:
+        window.try_samples()
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        config = Config()
+        models = ()
+        dialog = SettingsDialog(config, models, documents=3, parent=window)
+        dialog.embedder.choice.setCurrentIndex(1)
+        dialog.embedder.path.setText(str(tmp_path / "my-embedder"))
+        dialog.top_k.setValue(7)
+        dialog.signals["structure"].setChecked(False)
+        asked = []
+        monkeypatch.setattr(
+            QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes
+        )
+        dialog.accept()
+        assert asked and "embedded again" in asked[0] and dialog.reembed
+        edited = dialog.config()
+        assert edited.retrieval.top_k == 7 and edited.retrieval.signals == ("vector", "lexical")
+        progress = []
+        window.runner.event.connect(lambda e: progress.append(window.library.progress_box.isVisible()))
+        window.apply_settings(edited, dialog.reembed)
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        assert any(progress) and not window.library.progress_box.isVisible()
+        assert load_config(tmp_path / "library" / "config.toml") == edited
+    finally:
+        window.close()
+        window.runner.shutdown()
+    with factory(tmp_path / "library") as engine:  # the library now holds 32-d vectors only
+        assert not engine.needs_reembed()
+        assert engine.retrieve("harbour containers", k=1, signals=["vector"]).candidates
+
+
+def test_settings_refuse_an_empty_choice(qtbot, monkeypatch) -> None:
+    dialog = SettingsDialog(Config(), (), documents=0)
+    qtbot.addWidget(dialog)
+    for box in dialog.signals.values():
+        box.setChecked(False)
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
+    dialog.accept()
+    assert warnings == ["Choose at least one way to search."] and dialog.result() == 0

@@ -4,13 +4,25 @@ refusal card that names the stage that refused and shows what was considered."""
 from __future__ import annotations
 
 import html
+import time
 from pathlib import Path
 
-from citedesk_engine import TokenDelta
+from citedesk_engine import ConversationInfo, TokenDelta
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 STAGE_TEXT = {
     "no_evidence": "No evidence",
@@ -40,17 +52,43 @@ class QuestionBox(QPlainTextEdit):
 class ChatPane(QWidget):
     ask_requested = Signal(str, object)  # question, conversation id or None
     stop_requested = Signal()
-    source_clicked = Signal(object)  # SourceRef
+    source_clicked = Signal(object, object)  # SourceRef, the Answer citing it
+    trace_requested = Signal(object)  # Answer
+    conversation_requested = Signal(str)  # open this stored conversation
+    delete_conversation_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.conversation: str | None = None
-        self.last_answer: Answer | None = None
+        self.answers: list[Answer] = []  # of the conversation shown, in order
         self._blocks: list[str] = []
+        self._asked = False  # the last block is a question waiting for its answer
         self._stream: list[str] = []
         self._flush = QTimer(self)
         self._flush.setInterval(60)  # tokens are coalesced: one repaint per 60 ms, not per token
         self._flush.timeout.connect(self._render)
+
+        self.conversations = QListWidget()
+        self.conversations.setToolTip("Earlier conversations of this library, newest first")
+        self.conversations.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.conversations.itemActivated.connect(self._open_item)
+        self.conversations.itemClicked.connect(self._open_item)
+        self.new_button = QPushButton("New")
+        self.new_button.setToolTip("Start a new conversation (Ctrl+N)")
+        self.new_button.clicked.connect(self.new_conversation)
+        self.delete_button = QPushButton("Delete")
+        self.delete_button.setToolTip("Delete the selected conversation")
+        self.delete_button.clicked.connect(self._delete_selected)
+        list_buttons = QHBoxLayout()
+        list_buttons.addWidget(self.new_button)
+        list_buttons.addWidget(self.delete_button)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(QLabel("<b>Conversations</b>"))
+        side_layout.addWidget(self.conversations, 1)
+        side_layout.addLayout(list_buttons)
 
         self.transcript = QTextBrowser()
         self.transcript.setOpenLinks(False)
@@ -64,29 +102,73 @@ class ChatPane(QWidget):
         self.ask_button = QPushButton("Ask")
         self.ask_button.clicked.connect(self._submit)
         self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop generating (Esc)")
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop_requested)
-        self.new_button = QPushButton("New conversation")
-        self.new_button.clicked.connect(self.new_conversation)
         buttons = QVBoxLayout()
-        for button in (self.ask_button, self.stop_button, self.new_button):
+        for button in (self.ask_button, self.stop_button):
             buttons.addWidget(button)
+        buttons.addStretch(1)
         row = QHBoxLayout()
         row.addWidget(self.question, 1)
         row.addLayout(buttons)
+        talk = QWidget()
+        talk_layout = QVBoxLayout(talk)
+        talk_layout.setContentsMargins(0, 0, 0, 0)
+        talk_layout.addWidget(self.transcript, 1)
+        talk_layout.addLayout(row)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(side)
+        split.addWidget(talk)
+        split.setStretchFactor(1, 1)
+        split.setSizes([180, 560])
         layout = QVBoxLayout(self)
-        layout.addWidget(self.transcript, 1)
-        layout.addLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
         self._render()
+
+    @property
+    def last_answer(self) -> Answer | None:
+        return self.answers[-1] if self.answers else None
 
     def new_conversation(self) -> None:
         self.conversation = None
+        self.answers = []
         self._blocks = []
+        self._asked = False
+        self.conversations.clearSelection()
+        self._render()
+        self.question.setFocus()
+
+    def set_conversations(self, conversations: list[ConversationInfo]) -> None:
+        """The stored conversations, newest first; the one shown stays selected."""
+        self.conversations.clear()
+        for info in conversations:
+            when = time.strftime("%d %b %H:%M", time.localtime(info.updated))
+            item = QListWidgetItem(f"{info.title}\n{when} · {info.turns} question(s)")
+            item.setData(Qt.ItemDataRole.UserRole, info.id)
+            item.setToolTip(info.title)
+            self.conversations.addItem(item)
+            if info.id == self.conversation:
+                item.setSelected(True)
+        self.delete_button.setEnabled(bool(conversations))
+
+    def show_conversation(self, conversation: str, answers: list[Answer]) -> None:
+        self._flush.stop()
+        self._stream = []
+        self.conversation = conversation
+        self.answers = []
+        self._blocks = []
+        self._asked = False
+        for answer in answers:
+            self._append(answer)
         self._render()
 
     def set_busy(self, busy: bool) -> None:
         self.ask_button.setEnabled(not busy)
         self.stop_button.setEnabled(busy)
+        self.conversations.setEnabled(not busy)
+        self.new_button.setEnabled(not busy)
 
     def on_event(self, event: object) -> None:
         if isinstance(event, TokenDelta):
@@ -97,16 +179,27 @@ class ChatPane(QWidget):
     def show_answer(self, answer: Answer) -> None:
         self._flush.stop()
         self._stream = []
-        self.last_answer = answer
         self.conversation = answer.conversation
-        self._blocks.append(_answer_html(answer))
+        if self._asked:
+            self._blocks.pop()  # the question as typed; _append shows it with its answer
+            self._asked = False
+        self._append(answer)
         self._render()
 
     def show_error(self, message: str) -> None:
         self._flush.stop()
         self._stream = []
+        self._asked = False
         self._blocks.append(f"<p style='color:#c62828'>{html.escape(message)}</p>")
         self._render()
+
+    def _append(self, answer: Answer) -> None:
+        self.answers.append(answer)
+        number = len(self.answers)
+        self._blocks.append(
+            f"<p><b>You:</b> {html.escape(answer.question)}</p>{_answer_html(answer, number)}"
+            f"<p align='right'><a href='trace:{number}'><small>Trace of this answer</small></a></p><hr>"
+        )
 
     def _submit(self) -> None:
         text = self.question.toPlainText().strip()
@@ -114,6 +207,7 @@ class ChatPane(QWidget):
             return
         self.question.clear()
         self._blocks.append(f"<p><b>You:</b> {html.escape(text)}</p>")
+        self._asked = True
         self._stream = []
         self._render()
         self.ask_requested.emit(text, self.conversation)
@@ -134,13 +228,29 @@ class ChatPane(QWidget):
             self._flush.stop()
 
     def _on_link(self, url: QUrl) -> None:
-        if url.scheme() == "cite" and self.last_answer is not None:
-            index = int(url.path() or url.host() or "0") - 1
-            if 0 <= index < len(self.last_answer.sources):
-                self.source_clicked.emit(self.last_answer.sources[index])
+        """cite:A.N is source N of answer A; trace:A the trace of answer A (both 1-based)."""
+        target = url.path() or url.host()
+        number, _, source = target.partition(".")
+        if not number.isdigit() or not 1 <= int(number) <= len(self.answers):
+            return
+        answer = self.answers[int(number) - 1]
+        if url.scheme() == "trace":
+            self.trace_requested.emit(answer)
+        elif url.scheme() == "cite" and source.isdigit() and 1 <= int(source) <= len(answer.sources):
+            self.source_clicked.emit(answer.sources[int(source) - 1], answer)
+
+    def _open_item(self, item: QListWidgetItem) -> None:
+        conversation = item.data(Qt.ItemDataRole.UserRole)
+        if conversation and conversation != self.conversation and self.ask_button.isEnabled():
+            self.conversation_requested.emit(conversation)
+
+    def _delete_selected(self) -> None:
+        items = self.conversations.selectedItems()
+        if items:
+            self.delete_conversation_requested.emit(items[0].data(Qt.ItemDataRole.UserRole))
 
 
-def _answer_html(answer: Answer) -> str:
+def _answer_html(answer: Answer, number: int) -> str:
     if answer.refusal is not None:
         stage = answer.refusal.stage.value
         considered = ""
@@ -165,7 +275,9 @@ def _answer_html(answer: Answer) -> str:
     for claim in answer.claims:
         if not claim.supported:
             continue
-        marks = "".join(f" <a href='cite:{order[u]}'>[{order[u]}]</a>" for u in claim.sources if u in order)
+        marks = "".join(
+            f" <a href='cite:{number}.{order[u]}'>[{order[u]}]</a>" for u in claim.sources if u in order
+        )
         sentences.append(f"{html.escape(claim.text)}{marks}")
     parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
     if answer.removed_claims:
@@ -176,7 +288,9 @@ def _answer_html(answer: Answer) -> str:
         )
     parts.append(
         "<ol>"
-        + "".join(f"<li><a href='cite:{i}'>{_where(s)}</a></li>" for i, s in enumerate(answer.sources, 1))
+        + "".join(
+            f"<li><a href='cite:{number}.{i}'>{_where(s)}</a></li>" for i, s in enumerate(answer.sources, 1)
+        )
         + "</ol>"
     )
     return "".join(parts)

@@ -3,9 +3,10 @@ with the passage's boxes highlighted; other formats show the extracted text with
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
-from citedesk_engine.types import SourceRef
+from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
@@ -33,22 +34,40 @@ class EvidenceViewer(QWidget):
         self.page = 0
         self.pages = 0
         self.zoom = 1.5
+        self.auto_fit = True  # pages fill the viewer's width until the user zooms by hand
         self.header = QLabel("<i>Click a citation in an answer to see its passage here.</i>")
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.previous_button = QPushButton("◀ Page")
         self.next_button = QPushButton("Page ▶")
         self.zoom_out = QPushButton("−")
         self.zoom_in = QPushButton("+")
+        self.fit_button = QPushButton("Fit width")
+        self.zoom_out.setToolTip("Zoom out (Ctrl+-)")
+        self.zoom_in.setToolTip("Zoom in (Ctrl++)")
+        self.fit_button.setToolTip("Zoom the page to the width of the viewer")
+        self.previous_button.setToolTip("Previous page (Alt+Left)")
+        self.next_button.setToolTip("Next page (Alt+Right)")
         self.open_button = QPushButton("Open source")
         self.open_button.setToolTip("Open the original file in the system viewer")
-        self.previous_button.clicked.connect(lambda: self._go(self.page - 1))
-        self.next_button.clicked.connect(lambda: self._go(self.page + 1))
-        self.zoom_out.clicked.connect(lambda: self._zoom(1 / 1.25))
-        self.zoom_in.clicked.connect(lambda: self._zoom(1.25))
+        self.previous_button.clicked.connect(self.previous_page)
+        self.next_button.clicked.connect(self.next_page)
+        self.zoom_out.clicked.connect(lambda: self.zoom_by(1 / 1.25))
+        self.zoom_in.clicked.connect(lambda: self.zoom_by(1.25))
+        self.fit_button.clicked.connect(self.fit_width)
         self.open_button.clicked.connect(self._open_source)
         tools = QHBoxLayout()
-        for widget in (self.previous_button, self.next_button, self.zoom_out, self.zoom_in, self.open_button):
+        for widget in (
+            self.previous_button,
+            self.next_button,
+            self.zoom_out,
+            self.zoom_in,
+            self.fit_button,
+            self.open_button,
+        ):
             tools.addWidget(widget)
         tools.addStretch(1)
         self.image = QLabel()
@@ -63,12 +82,14 @@ class EvidenceViewer(QWidget):
         self.stack.addWidget(self.text)
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
+        layout.addWidget(self.details)
         layout.addLayout(tools)
         layout.addWidget(self.stack, 1)
         self._set_tools(False)
 
-    def show_source(self, source: SourceRef) -> None:
+    def show_source(self, source: SourceRef, answer: Answer | None = None) -> None:
         self.source = source
+        self.details.setText(_provenance(source, answer))
         where = f"page {source.page}" if source.page else (source.section or "text")
         self.header.setText(
             f"<b>{Path(source.path).name}</b>, {where} · unit {source.unit_id} · "
@@ -85,7 +106,7 @@ class EvidenceViewer(QWidget):
             self.text_requested.emit(source.document)
 
     def show_page(self, path: str, page: int, zoom: float, rendered: tuple[bytes, int]) -> None:
-        if self.source is None or path != self.source.path or page != self.page:
+        if self.source is None or path != self.source.path or page != self.page or zoom != self.zoom:
             return  # an older request
         png, self.pages = rendered
         pixmap = QPixmap()
@@ -107,6 +128,10 @@ class EvidenceViewer(QWidget):
         )
         self.previous_button.setEnabled(page > 1)
         self.next_button.setEnabled(page < self.pages)
+        fitting = self._fitting_zoom() if self.auto_fit else None
+        if fitting is not None and abs(fitting - zoom) / zoom > 0.05:
+            self.set_zoom(fitting)  # rendered once more at the width of the viewer
+            return
         if first_box_y is not None:
             bar = self.scroll.verticalScrollBar()
             bar.setValue(max(0, int(first_box_y) - 80))
@@ -128,18 +153,44 @@ class EvidenceViewer(QWidget):
         self.text.setTextCursor(view)
         self.text.centerCursor()
 
+    def previous_page(self) -> None:
+        self._go(self.page - 1)
+
+    def next_page(self) -> None:
+        self._go(self.page + 1)
+
     def _go(self, page: int) -> None:
         if self.source is None or page < 1 or (self.pages and page > self.pages):
             return
         self.page = page
         self.page_requested.emit(self.source.path, page, self.zoom)
 
-    def _zoom(self, factor: float) -> None:
-        self.zoom = min(4.0, max(0.5, self.zoom * factor))
+    def zoom_by(self, factor: float) -> None:
+        self.auto_fit = False
+        self.set_zoom(self.zoom * factor)
+
+    def set_zoom(self, zoom: float) -> None:
+        self.zoom = min(4.0, max(0.5, zoom))
         self._go(self.page)
 
+    def fit_width(self) -> None:
+        """Zoom so the page fills the viewer's width (and keep doing so for the next pages)."""
+        self.auto_fit = True
+        zoom = self._fitting_zoom()
+        if zoom is not None:
+            self.set_zoom(zoom)
+
+    def _fitting_zoom(self) -> float | None:
+        """The zoom at which the page shown fills the viewer's width (known once a page is rendered)."""
+        pixmap = self.image.pixmap()
+        if pixmap is None or pixmap.isNull() or not self.zoom:
+            return None
+        points = pixmap.width() / pixmap.devicePixelRatio() / self.zoom  # the page width in PDF points
+        available = self.scroll.viewport().width() - 24
+        return available / points if points > 0 and available > 0 else None
+
     def _set_tools(self, pdf: bool) -> None:
-        for widget in (self.previous_button, self.next_button, self.zoom_out, self.zoom_in):
+        for widget in (self.previous_button, self.next_button, self.zoom_out, self.zoom_in, self.fit_button):
             widget.setEnabled(pdf)
         self.open_button.setEnabled(self.source is not None)
 
@@ -149,3 +200,22 @@ class EvidenceViewer(QWidget):
             if self.source.page:
                 url.setFragment(f"page={self.source.page}")  # honoured by most PDF viewers
             QDesktopServices.openUrl(url)
+
+
+def _provenance(source: SourceRef, answer: Answer | None) -> str:
+    """How retrieval found the passage and how the claims citing it were verified, in words."""
+    found = [
+        f"{name} #{rank + 1} (score {source.scores.get(name, float('nan')):.3g})"
+        for name, rank in sorted(source.ranks.items(), key=lambda item: item[1])
+    ]
+    lines = []
+    if found:
+        scores = f"fused {source.fused:.4f}" if source.fused is not None else ""
+        if source.rerank is not None:
+            scores += f", rerank {source.rerank:.3g}"
+        lines.append(f"Found by {', '.join(found)}; {scores}.")
+    if answer is not None:
+        for claim in answer.claims:
+            if source.unit_id in claim.sources:
+                lines.append(f"Verified “{html.escape(claim.text)}”: {html.escape(claim.method)}")
+    return "<br>".join(lines)

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QProgressBar,
     QPushButton,
     QStackedLayout,
@@ -23,7 +24,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-COLUMNS = ("Document", "Type", "Units", "Lang", "State")
+COLUMNS = ("Document", "Type", "Units", "Lang", "Tier", "State")
+TIERS = {
+    0: "Tier 0: not rated (default)",
+    1: "Tier 1: reviewed",
+    2: "Tier 2: authoritative",
+    3: "Tier 3: primary source",
+}
+TIER_HELP = (
+    "Authority tiers: in normal mode passages of higher tiers come first; strict mode cites only "
+    "documents at or above its floor tier (Settings)."
+)
 STATE_TEXT = {
     FileStatus.INGESTED: "indexed",
     FileStatus.UNCHANGED: "unchanged",
@@ -40,6 +51,8 @@ class Row:
     language: str = ""
     state: str = "indexed"
     reason: str = ""
+    authority: int | None = None
+    source_path: str = ""
 
 
 class LibraryPanel(QWidget):
@@ -49,6 +62,9 @@ class LibraryPanel(QWidget):
     reindex_requested = Signal(list)
     cancel_requested = Signal()
     document_selected = Signal(str)
+    authority_requested = Signal(list, int)  # documents, tier
+    open_source_requested = Signal(list)  # source paths
+    samples_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -87,6 +103,8 @@ class LibraryPanel(QWidget):
         for column in range(1, len(COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.table.itemSelectionChanged.connect(self._on_selection)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
 
         self.empty = QLabel(
             "<h3>Your library is empty</h3>"
@@ -97,8 +115,18 @@ class LibraryPanel(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.samples_button = QPushButton("Try sample documents")
+        self.samples_button.setToolTip("Add three small documents shipped with CiteDesk, then ask about them")
+        self.samples_button.clicked.connect(self.samples_requested)
+        empty_page = QWidget()
+        empty_layout = QVBoxLayout(empty_page)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty)
+        empty_layout.addWidget(self.samples_button, 0, Qt.AlignmentFlag.AlignHCenter)
+        empty_layout.addStretch(1)
+        self._empty_page = empty_page
         self._stack = QStackedLayout()
-        self._stack.addWidget(self.empty)
+        self._stack.addWidget(empty_page)
         self._stack.addWidget(self.table)
 
         self.progress = QProgressBar()
@@ -129,7 +157,12 @@ class LibraryPanel(QWidget):
     def set_documents(self, documents: list[DocumentRecord]) -> None:
         """Show the committed documents; failures and cancellations of the last ingest stay listed."""
         kept = {k: r for k, r in self._rows.items() if r.state in ("failed", "cancelled")}
-        self._rows = {d.document: Row(d.document, d.kind, d.units, d.language) for d in documents}
+        self._rows = {
+            d.document: Row(
+                d.document, d.kind, d.units, d.language, authority=d.authority, source_path=d.source_path
+            )
+            for d in documents
+        }
         for key, row in kept.items():
             self._rows.setdefault(key, row)
         self._render()
@@ -158,6 +191,16 @@ class LibraryPanel(QWidget):
         self.progress_box.setVisible(True)
         self._render()
 
+    def work_started(self, text: str) -> None:
+        """Long work on the whole library (re-embedding): progress with its own words, and Cancel."""
+        self._started = time.monotonic()
+        self._files_total = self._files_done = 0
+        self._current = ""
+        self.progress.setRange(0, 0)
+        self.progress_label.setText(text)
+        self.cancel_button.setEnabled(True)
+        self.progress_box.setVisible(True)
+
     def on_event(self, event: object) -> None:
         if isinstance(event, StageStarted) and event.stage == "read":
             self._current = event.subject
@@ -170,7 +213,18 @@ class LibraryPanel(QWidget):
             self.progress.setValue(event.done)
             self._describe_progress("")
         elif isinstance(event, Progress) and event.stage == "embed":
-            self._describe_progress(f"embedding {event.done:,} of {event.total:,} passages")
+            if self._files_total:
+                self._describe_progress(f"embedding {event.done:,} of {event.total:,} passages")
+            else:  # the whole library at once (a new embedder): the passages are the measure
+                self.progress.setRange(0, max(1, event.total))
+                self.progress.setValue(event.done)
+                elapsed = time.monotonic() - self._started
+                left = (
+                    f" · about {_duration(elapsed / event.done * (event.total - event.done))} left"
+                    if event.done and event.total > event.done and elapsed > 2
+                    else ""
+                )
+                self.progress_label.setText(f"Embedding {event.done:,} of {event.total:,} passages{left}")
         elif isinstance(event, StageStarted) and event.stage in ("extract", "index"):
             self._describe_progress("reading text" if event.stage == "extract" else "indexing")
         elif hasattr(event, "result") and isinstance(event.result, FileResult):
@@ -224,7 +278,7 @@ class LibraryPanel(QWidget):
             if key in selected:
                 self.table.selectRow(self.table.rowCount() - 1)
         self.table.blockSignals(False)
-        self._stack.setCurrentWidget(self.table if self._rows else self.empty)
+        self._stack.setCurrentWidget(self.table if self._rows else self._empty_page)
         self._update_buttons()
 
     def _render_row(self, key: str) -> None:
@@ -241,12 +295,16 @@ class LibraryPanel(QWidget):
             row.kind,
             "" if row.units is None else f"{row.units:,}",
             row.language,
+            "" if row.authority is None else str(row.authority),
             state,
         )
         for column, value in enumerate(values):
             item = QTableWidgetItem(value)
             item.setData(Qt.ItemDataRole.UserRole, row.document)
-            item.setToolTip(f"{row.document}\n{state}")
+            item.setToolTip(
+                f"{row.document}\n{state}"
+                + ("" if row.authority is None else f"\n{TIERS.get(row.authority, row.authority)}")
+            )
             if column == 2:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if row.state == "failed":
@@ -259,12 +317,34 @@ class LibraryPanel(QWidget):
         if len(selected) == 1 and self._rows[selected[0]].state in ("indexed", "unchanged"):
             self.document_selected.emit(selected[0])
 
-    def _update_buttons(self) -> None:
-        indexed = [
+    def _context_menu(self, position: QPoint) -> None:
+        indexed = self._indexed_selection()
+        if not indexed:
+            return
+        menu = QMenu(self)
+        paths = [self._rows[d].source_path or d for d in indexed]
+        menu.addAction("Open source", lambda: self.open_source_requested.emit(paths))
+        menu.addAction("Re-index", lambda: self.reindex_requested.emit(indexed))
+        menu.addAction("Remove…", lambda: self.remove_requested.emit(indexed))
+        tiers = menu.addMenu("Authority tier")
+        tiers.setToolTipsVisible(True)
+        current = {self._rows[d].authority for d in indexed}
+        for tier, label in TIERS.items():
+            action = tiers.addAction(label, lambda t=tier: self.authority_requested.emit(indexed, t))
+            action.setCheckable(True)
+            action.setChecked(current == {tier})
+            action.setToolTip(TIER_HELP)
+        menu.popup(self.table.viewport().mapToGlobal(position))
+
+    def _indexed_selection(self) -> list[str]:
+        return [
             d
             for d in self.selected_documents()
             if self._rows.get(d, Row(d)).state in ("indexed", "unchanged")
         ]
+
+    def _update_buttons(self) -> None:
+        indexed = self._indexed_selection()
         self.remove_button.setEnabled(bool(indexed))
         self.reindex_button.setEnabled(bool(indexed))
 

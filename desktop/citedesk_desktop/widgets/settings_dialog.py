@@ -1,0 +1,255 @@
+"""Settings of the open library (its config.toml): model slots, threads, retrieval and trust mode.
+
+The dialog edits a copy of the Config and hands it back; the main window saves it through the engine
+thread. Changing the embedder of a non-empty library needs every passage embedded again: the dialog
+says so and lets the user choose, it never mixes vectors of two models.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from citedesk_engine import Config, ModelInfo
+from citedesk_engine.config import DEFAULT
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+SIGNALS = ("vector", "lexical", "structure")
+SIGNAL_TEXT = {
+    "vector": "Meaning (embeddings)",
+    "lexical": "Words (BM25 full text)",
+    "structure": "Headings and outline",
+}
+RERANKERS = {
+    "default": "Packaged cross-encoder (recommended)",
+    "none": "None: keep the fused order",
+    "embedding": "Embedding similarity",
+    "cross-encoder": "My cross-encoder folder…",
+    "gguf": "Generator yes/no judgement (slow)",
+    "http": "Local reranking server (HTTP)",
+}
+TRUST_TEXT = {
+    "strict": "Strict: cite only documents at or above the floor tier; refuse on conflicts",
+    "normal": "Normal: prefer higher tiers, show conflicts",
+    "exploratory": "Exploratory: every tier alike",
+}
+
+
+class ModelSlot(QWidget):
+    """A model slot: the packaged default or the user's own file or folder, with its state."""
+
+    def __init__(self, value: str, info: ModelInfo | None, pick_folder: bool, caption: str) -> None:
+        super().__init__()
+        self._pick_folder = pick_folder
+        self._caption = caption
+        self.choice = QComboBox()
+        self.choice.addItem("Packaged default", DEFAULT)
+        self.choice.addItem("My own " + ("folder…" if pick_folder else "file…"), "user")
+        self.path = QLineEdit("" if value == DEFAULT else value)
+        self.path.setPlaceholderText("folder" if pick_folder else "file")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        self.state = QLabel(_state(info))
+        self.state.setWordWrap(True)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.choice)
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(row)
+        layout.addWidget(self.state)
+        self.choice.currentIndexChanged.connect(self._sync)
+        self.choice.setCurrentIndex(0 if value == DEFAULT else 1)
+        self._sync()
+
+    def value(self) -> str:
+        return DEFAULT if self.choice.currentData() == DEFAULT else self.path.text().strip()
+
+    def _sync(self) -> None:
+        self.path.setEnabled(self.choice.currentData() != DEFAULT)
+
+    def _browse(self) -> None:
+        start = self.path.text() or str(Path.home())
+        if self._pick_folder:
+            chosen = QFileDialog.getExistingDirectory(self, self._caption, start)
+        else:
+            chosen, _ = QFileDialog.getOpenFileName(self, self._caption, start, "GGUF models (*.gguf)")
+        if chosen:
+            self.path.setText(chosen)
+            self.choice.setCurrentIndex(1)
+
+
+class SettingsDialog(QDialog):
+    def __init__(
+        self, config: Config, models: tuple[ModelInfo, ...], documents: int, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self.original = config
+        self.documents = documents
+        self.reembed = False  # set when the user accepted embedding the library again
+        info = {m.slot: m for m in models}
+        m, r, a = config.models, config.retrieval, config.answer
+
+        self.embedder = ModelSlot(m.embedder, info.get("embedder"), True, "Embedder folder")
+        self.generator = ModelSlot(m.generator, info.get("generator"), False, "Generator model")
+        self.reranker = QComboBox()
+        for key, text in RERANKERS.items():
+            self.reranker.addItem(text, key)
+        self.reranker.setCurrentIndex(max(0, self.reranker.findData(m.reranker)))
+        self.reranker_path = QLineEdit(m.reranker_path)
+        self.reranker_path.setPlaceholderText("sentence-transformers CrossEncoder folder")
+        self.reranker_url = QLineEdit(m.reranker_url)
+        self.reranker_url.setPlaceholderText("http://127.0.0.1:8080")
+        self.reranker_model = QLineEdit(m.reranker_model)
+        self.reranker_model.setPlaceholderText("model name the server expects")
+        self.reranker_state = QLabel(_state(info.get("reranker")))
+        self.reranker_state.setWordWrap(True)
+        self.reranker.currentIndexChanged.connect(self._sync_reranker)
+        self.threads = QSpinBox()
+        self.threads.setRange(0, 64)
+        self.threads.setSpecialValueText("automatic (cores − 1)")
+        self.threads.setValue(m.threads)
+        models_box = QGroupBox("Models")
+        form = QFormLayout(models_box)
+        form.addRow("Embedder", self.embedder)
+        form.addRow("Generator", self.generator)
+        form.addRow("Reranker", self.reranker)
+        form.addRow("Reranker folder", self.reranker_path)
+        form.addRow("Server URL", self.reranker_url)
+        form.addRow("Server model", self.reranker_model)
+        form.addRow("", self.reranker_state)
+        form.addRow("Generator threads", self.threads)
+
+        self.top_k = QSpinBox()
+        self.top_k.setRange(1, 50)
+        self.top_k.setValue(r.top_k)
+        self.rerank_head = QSpinBox()
+        self.rerank_head.setRange(1, 200)
+        self.rerank_head.setValue(r.rerank_head)
+        self.signals = {name: QCheckBox(SIGNAL_TEXT[name]) for name in SIGNALS}
+        for name, box in self.signals.items():
+            box.setChecked(not r.signals or name in r.signals)
+        signal_row = QHBoxLayout()
+        for box in self.signals.values():
+            signal_row.addWidget(box)
+        retrieval_box = QGroupBox("Retrieval")
+        form = QFormLayout(retrieval_box)
+        form.addRow("Passages per answer (top k)", self.top_k)
+        form.addRow("Reranked head", self.rerank_head)
+        form.addRow("Search by", signal_row)
+
+        self.trust = QComboBox()
+        for key, text in TRUST_TEXT.items():
+            self.trust.addItem(text, key)
+        self.trust.setCurrentIndex(max(0, self.trust.findData(a.trust_mode)))
+        self.floor = QSpinBox()
+        self.floor.setRange(0, 3)
+        self.floor.setValue(a.authority_floor)
+        self.floor.setToolTip("Strict mode cites only documents of this authority tier or higher")
+        answer_box = QGroupBox("Answers")
+        form = QFormLayout(answer_box)
+        form.addRow("Trust mode", self.trust)
+        form.addRow("Strict mode floor tier", self.floor)
+
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        note = QLabel(
+            "<small>Saved in this library's config.toml; models load again on the next question.</small>"
+        )
+        layout = QVBoxLayout(self)
+        for widget in (models_box, retrieval_box, answer_box, note, buttons):
+            layout.addWidget(widget)
+        self._sync_reranker()
+
+    def config(self) -> Config:
+        """The settings as edited."""
+        chosen = tuple(name for name, box in self.signals.items() if box.isChecked())
+        return self.original.with_changes(
+            models=dataclasses.replace(
+                self.original.models,
+                embedder=self.embedder.value(),
+                generator=self.generator.value(),
+                reranker=self.reranker.currentData(),
+                reranker_path=self.reranker_path.text().strip(),
+                reranker_url=self.reranker_url.text().strip(),
+                reranker_model=self.reranker_model.text().strip(),
+                threads=self.threads.value(),
+            ),
+            retrieval=dataclasses.replace(
+                self.original.retrieval,
+                top_k=self.top_k.value(),
+                rerank_head=self.rerank_head.value(),
+                signals=() if len(chosen) == len(SIGNALS) else chosen,
+            ),
+            answer=dataclasses.replace(
+                self.original.answer, trust_mode=self.trust.currentData(), authority_floor=self.floor.value()
+            ),
+        )
+
+    def problem(self) -> str:
+        """What stops these settings from being saved, in words; empty when they can be."""
+        config = self.config()
+        if not config.retrieval.signals and not any(b.isChecked() for b in self.signals.values()):
+            return "Choose at least one way to search."
+        if config.models.embedder == "" or config.models.generator == "":
+            return "Choose a folder or file for each model slot set to your own, or go back to the default."
+        if config.models.reranker == "cross-encoder" and not config.models.reranker_path:
+            return "Choose the folder of your cross-encoder, or another reranker."
+        if config.models.reranker == "http" and not config.models.reranker_url:
+            return "Give the URL of the reranking server, or choose another reranker."
+        return ""
+
+    def accept(self) -> None:
+        problem = self.problem()
+        if problem:
+            QMessageBox.warning(self, "Settings", problem)
+            return
+        if self.config().models.embedder != self.original.models.embedder and self.documents:
+            answer = QMessageBox.question(
+                self,
+                "Embed the library again?",
+                f"A different embedder means every passage of the {self.documents} documents in this "
+                "library must be embedded again, so that the vectors of two models never mix. Your "
+                "documents stay; questions wait until it is done (about a minute per 2,000 passages "
+                "here). You can cancel it: the old vectors are then kept.\n\nEmbed the library again now?",
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            self.reembed = True
+        super().accept()
+
+    def _sync_reranker(self) -> None:
+        kind = self.reranker.currentData()
+        self.reranker_path.setEnabled(kind == "cross-encoder")
+        self.reranker_url.setEnabled(kind == "http")
+        self.reranker_model.setEnabled(kind == "http")
+
+
+def _state(info: ModelInfo | None) -> str:
+    if info is None:
+        return ""
+    mark = "✓" if info.verified else "✗"
+    size = f", {info.size_bytes / 1e6:,.0f} MB" if info.size_bytes else ""
+    return f"<small>{mark} {info.source}{size}: {info.detail}<br>{info.path}</small>"

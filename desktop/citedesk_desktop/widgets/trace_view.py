@@ -1,0 +1,105 @@
+"""The trace of one answer: every pipeline stage in order with candidates in and out, milliseconds and
+its figures; the stage that refused is marked."""
+
+from __future__ import annotations
+
+import json
+
+from citedesk_engine.types import Answer, StageTrace
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+COLUMNS = ["Stage", "In", "Out", "ms", "Figures"]
+REFUSED = QColor(230, 81, 0)
+
+
+class TraceView(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.answer: Answer | None = None
+        self.title = QLabel("<i>Ask a question: the stages of its answer are listed here.</i>")
+        self.title.setWordWrap(True)
+        self.tree = QTreeWidget()
+        self.tree.setColumnCount(len(COLUMNS))
+        self.tree.setHeaderLabels(COLUMNS)
+        self.tree.setUniformRowHeights(True)
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addWidget(self.tree, 1)
+
+    def show_answer(self, answer: Answer) -> None:
+        self.answer = answer
+        self.tree.clear()
+        total = sum(t.ms for t in answer.trace)
+        verdict = (
+            f"refused at <b style='color:{REFUSED.name()}'>{answer.refusal.stage.value}</b>"
+            if answer.refusal is not None
+            else answer.decision.value
+        )
+        self.title.setText(
+            f"<b>{_escape(answer.question)}</b><br>{len(answer.trace)} stages, {total:,.0f} ms, {verdict}"
+        )
+        refusing = self.refusing_stage()
+        for trace in answer.trace:
+            item = _item(trace, refused=trace.stage == refusing)
+            self.tree.addTopLevelItem(item)
+            item.setExpanded(trace.stage == refusing)
+
+    def refusing_stage(self) -> str | None:
+        """The trace stage that refused, or none when the answer stands. Gates are traced under the
+        name of the stage they refuse in; the generator's "not in the passages" is its own stage;
+        no evidence and unsupported claims refuse after the last stage that ran (retrieval, verify)."""
+        if self.answer is None or self.answer.refusal is None or not self.answer.trace:
+            return None
+        refusal = self.answer.refusal
+        stages = [t.stage for t in self.answer.trace]
+        if refusal.details.get("by") == "generator" and "generate" in stages:
+            return "generate"
+        return refusal.stage.value if refusal.stage.value in stages else stages[-1]
+
+    def clear(self) -> None:
+        self.answer = None
+        self.tree.clear()
+        self.title.setText("<i>Ask a question: the stages of its answer are listed here.</i>")
+
+
+def _item(trace: StageTrace, refused: bool) -> QTreeWidgetItem:
+    figures = {k: v for k, v in trace.details.items() if not isinstance(v, list | dict)}
+    item = QTreeWidgetItem(
+        [
+            trace.stage + ("  ◀ refused here" if refused else ""),
+            str(trace.candidates_in),
+            str(trace.candidates_out),
+            f"{trace.ms:,.1f}",
+            ", ".join(f"{k}={_short(v)}" for k, v in figures.items()),
+        ]
+    )
+    if refused:
+        font = QFont()
+        font.setBold(True)
+        for column in range(len(COLUMNS)):
+            item.setForeground(column, QBrush(REFUSED))
+            item.setFont(column, font)
+    for key, value in trace.details.items():
+        if isinstance(value, list):
+            group = QTreeWidgetItem([f"{key} ({len(value)})"])
+            for entry in value:
+                group.addChild(QTreeWidgetItem(["", "", "", "", _short(entry, 300)]))
+            item.addChild(group)
+        elif isinstance(value, dict):
+            item.addChild(QTreeWidgetItem([key, "", "", "", _short(value, 300)]))
+    return item
+
+
+def _short(value: object, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
