@@ -82,7 +82,7 @@ class MainWindow(QMainWindow):
         self.chat.conversation_requested.connect(lambda c: runner.submit("conversation", c))
         self.chat.delete_conversation_requested.connect(self.delete_conversation)
         self.evidence.page_requested.connect(
-            lambda path, page, zoom: runner.submit("page", (path, page, zoom))
+            lambda path, page, scale: runner.submit("page", (path, page, scale))
         )
         self.evidence.text_requested.connect(lambda doc: runner.submit("text", doc))
         runner.event.connect(self.library.on_event)
@@ -346,8 +346,8 @@ class MainWindow(QMainWindow):
                 self.trace.show_answer(result)  # type: ignore[arg-type]
                 self.runner.submit("conversations")
         elif operation == "page":
-            path, page, zoom, rendered = result  # type: ignore[misc]
-            self.evidence.show_page(path, page, zoom, rendered)
+            path, page, scale, rendered = result  # type: ignore[misc]
+            self.evidence.show_page(path, page, scale, rendered)
         elif operation == "load_models":
             self.status_models.setText("Models ready")
 

@@ -22,12 +22,12 @@ log = logging.getLogger(__name__)
 EngineFactory = Callable[[Path], Engine]
 
 
-def render_page(path: str, page: int, zoom: float) -> tuple[bytes, int]:
-    """PNG bytes of a PDF page at `zoom` (1.0 = 72 dpi) and the page count."""
+def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:
+    """PNG bytes of a PDF page at `scale` (1.0 = 72 dpi) and the page count."""
     import pymupdf
 
     with pymupdf.open(path) as document:
-        pixmap = document[page - 1].get_pixmap(matrix=pymupdf.Matrix(zoom, zoom))
+        pixmap = document[page - 1].get_pixmap(matrix=pymupdf.Matrix(scale, scale))
         return pixmap.tobytes("png"), document.page_count
 
 
@@ -110,8 +110,8 @@ class _Worker(QObject):
                 engine.set_authority(document, tier)
             return self._snapshot()
         if operation == "page":  # a PDF page as PNG bytes, rendered here so the GUI thread never waits
-            path, page, zoom = payload
-            return path, page, zoom, render_page(path, page, zoom)
+            path, page, scale = payload
+            return path, page, scale, render_page(path, page, scale)
         if operation == "load_models":
             engine.embedder()
             return engine.models(verify=False)

@@ -264,7 +264,9 @@ def _answer_html(answer: Answer, number: int) -> str:
         if generated:
             considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
         return (
-            "<table width='100%' style='background:#fff3e0; border:1px solid #ef6c00' cellpadding='8'>"
+            # Dark text on the light card whatever the palette, so it reads in dark mode too.
+            "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "
+            "cellpadding='8'>"
             "<tr><td>"
             f"<b style='color:#e65100'>Refused · {STAGE_TEXT.get(stage, stage)}</b> "
             f"<span style='color:gray'>(stage: {stage})</span><br>{html.escape(answer.refusal.reason)}"

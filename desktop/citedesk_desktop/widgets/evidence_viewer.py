@@ -25,7 +25,7 @@ HIGHLIGHT = QColor(255, 213, 79, 110)
 
 
 class EvidenceViewer(QWidget):
-    page_requested = Signal(str, int, float)  # path, page, zoom
+    page_requested = Signal(str, int, float)  # path, page, scale (zoom × device pixel ratio)
     text_requested = Signal(str)  # document
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -105,8 +105,9 @@ class EvidenceViewer(QWidget):
             self.open_button.setEnabled(True)
             self.text_requested.emit(source.document)
 
-    def show_page(self, path: str, page: int, zoom: float, rendered: tuple[bytes, int]) -> None:
-        if self.source is None or path != self.source.path or page != self.page or zoom != self.zoom:
+    def show_page(self, path: str, page: int, scale: float, rendered: tuple[bytes, int]) -> None:
+        """A rendered page: rendered at `scale` device pixels per PDF point, so it is sharp on HiDPI."""
+        if self.source is None or path != self.source.path or page != self.page or scale != self._scale():
             return  # an older request
         png, self.pages = rendered
         pixmap = QPixmap()
@@ -117,11 +118,15 @@ class EvidenceViewer(QWidget):
             for box in self.source.boxes:
                 if box.page == page:
                     rect = QRectF(
-                        box.x0 * zoom, box.y0 * zoom, (box.x1 - box.x0) * zoom, (box.y1 - box.y0) * zoom
+                        box.x0 * scale, box.y0 * scale, (box.x1 - box.x0) * scale, (box.y1 - box.y0) * scale
                     )
                     painter.fillRect(rect, HIGHLIGHT)
                     first_box_y = rect.top() if first_box_y is None else min(first_box_y, rect.top())
             painter.end()
+        ratio = self.devicePixelRatioF()
+        pixmap.setDevicePixelRatio(ratio)
+        if first_box_y is not None:
+            first_box_y /= ratio
         self.image.setPixmap(pixmap)
         self.highlighted_boxes = (
             sum(1 for b in self.source.boxes if b.page == page) if page == self.source.page else 0
@@ -129,7 +134,7 @@ class EvidenceViewer(QWidget):
         self.previous_button.setEnabled(page > 1)
         self.next_button.setEnabled(page < self.pages)
         fitting = self._fitting_zoom() if self.auto_fit else None
-        if fitting is not None and abs(fitting - zoom) / zoom > 0.05:
+        if fitting is not None and abs(fitting - self.zoom) / self.zoom > 0.05:
             self.set_zoom(fitting)  # rendered once more at the width of the viewer
             return
         if first_box_y is not None:
@@ -163,7 +168,10 @@ class EvidenceViewer(QWidget):
         if self.source is None or page < 1 or (self.pages and page > self.pages):
             return
         self.page = page
-        self.page_requested.emit(self.source.path, page, self.zoom)
+        self.page_requested.emit(self.source.path, page, self._scale())
+
+    def _scale(self) -> float:
+        return self.zoom * self.devicePixelRatioF()
 
     def zoom_by(self, factor: float) -> None:
         self.auto_fit = False
