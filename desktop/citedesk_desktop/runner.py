@@ -7,10 +7,12 @@ engine checks between files and batches); the thread is never terminated.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,24 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 log = logging.getLogger(__name__)
 
 EngineFactory = Callable[[Path], Engine]
+
+
+@contextmanager
+def long_lived_objects() -> Iterator[None]:
+    """Run code that creates objects living as long as the app (imports of torch, transformers,
+    lancedb; loaded models) with the garbage collector off, then move them out of its reach.
+
+    A full collection over those ~500k objects takes 300-600 ms and holds the GIL, so the GUI thread
+    froze whenever one ran on the engine thread (benchmarks/ui_stall.py). Frozen, they are never
+    scanned again and a full collection costs a few milliseconds."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
 
 
 def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:
@@ -63,7 +83,8 @@ class _Worker(QObject):
             if self._engine is not None:
                 self._engine.close()
                 self._engine = None
-            self._engine = self._factory(Path(payload))
+            with long_lived_objects():  # the first open imports lancedb and pyarrow
+                self._engine = self._factory(Path(payload))
             return self._snapshot()
         if operation == "close":
             if self._engine is not None:
@@ -113,7 +134,8 @@ class _Worker(QObject):
             path, page, scale = payload
             return path, page, scale, render_page(path, page, scale)
         if operation == "load_models":
-            engine.embedder()
+            with long_lived_objects():  # torch, transformers and the model: half a million objects
+                engine.embedder()
             return engine.models(verify=False)
         raise ValueError(f"unknown operation {operation}")
 
