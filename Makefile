@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.citedesk-setup
 
-.PHONY: setup run test bench-ingest clean
+.PHONY: setup run test bench-ingest package clean
 
 setup: $(STAMP)
 
@@ -31,5 +31,14 @@ test: setup
 bench-ingest: setup
 	$(BIN)/python benchmarks/ingest.py
 
+# A frozen one-folder build (dist/CiteDesk), a tarball with an install script, and its self-test run
+# from outside the source tree. See packaging/ and the README for time and size.
+package: setup
+	$(BIN)/python -m pip install --quiet "pyinstaller==6.22.3" "pyinstaller-hooks-contrib>=2024.8"
+	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level WARN --distpath dist \
+		--workpath build/pyinstaller packaging/pyinstaller/citedesk.spec
+	sh packaging/linux/make_tarball.sh
+	cd /tmp && $(CURDIR)/dist/CiteDesk/citedesk --self-test
+
 clean:
-	rm -rf $(VENV) build *.egg-info engine/*.egg-info
+	rm -rf $(VENV) build dist *.egg-info engine/*.egg-info

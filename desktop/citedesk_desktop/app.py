@@ -9,11 +9,24 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citedesk_engine import __version__, default_library_dir
+from citedesk_engine.resources import resources_dir
 from PySide6.QtCore import QSettings
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from .main_window import MainWindow
 from .runner import EngineRunner
+
+APP_ID = "io.github.citedesk.CiteDesk"
+
+
+def app_icon() -> QIcon:
+    """The application icon in every rendered size (resources/icons), the SVG for the rest."""
+    icons = resources_dir() / "icons"
+    icon = QIcon(str(icons / "citedesk.svg"))
+    for png in sorted(icons.glob("citedesk-*.png")):
+        icon.addFile(str(png))
+    return icon
 
 
 def run_app(argv: Sequence[str]) -> int:
@@ -25,6 +38,8 @@ def run_app(argv: Sequence[str]) -> int:
     app.setApplicationName("CiteDesk")
     app.setOrganizationName("CiteDesk")
     app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)  # ties the window to packaging/linux/<APP_ID>.desktop (task bar icon)
+    app.setWindowIcon(app_icon())
     settings = QSettings()
     library = Path(args.library or settings.value("library", "") or default_library_dir()).expanduser()
     runner = EngineRunner()

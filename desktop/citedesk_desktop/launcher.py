@@ -1,4 +1,5 @@
-"""The `citedesk` command: headless verbs go to the engine CLI; no verb (or `gui`) opens the app."""
+"""The `citedesk` command: headless verbs go to the engine CLI; `--self-test` checks the installation;
+no verb (or `gui`) opens the app."""
 
 from __future__ import annotations
 
@@ -13,6 +14,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and (args[0] in VERBS or args[0] in ("-h", "--help")):
         return engine_main(args)
+    if args[:1] == ["--self-test"]:
+        from citedesk_engine.selftest import main as self_test
+
+        return self_test()
+    if args[:1] == ["--version"]:
+        from citedesk_engine import __version__
+
+        print(f"citedesk {__version__}")
+        return 0
     if args[:1] == ["gui"]:
         args = args[1:]
     from .app import run_app  # Qt is imported only when the window is wanted

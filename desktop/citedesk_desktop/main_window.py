@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from citedesk_engine import Config, FileStatus, IngestReport, ModelInfo, __version__
+from citedesk_engine import Config, FileStatus, IngestReport, ModelInfo
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSettings, Qt, QUrl
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
+from .about import AboutDialog
 from .runner import EngineRunner
 from .widgets.chat_pane import ChatPane
 from .widgets.document_view import DocumentView
@@ -272,15 +273,7 @@ class MainWindow(QMainWindow):
         self.remove_documents(self.library.selected_documents())
 
     def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About CiteDesk",
-            f"<h3>CiteDesk {__version__}</h3><p>Answers from your own documents, every claim cited, "
-            "or a refusal that says why. Everything runs on this computer.</p>"
-            "<p>Library: " + str(self.library_dir) + "</p>"
-            "<p>Embedded models: all-MiniLM-L6-v2 (Apache-2.0), Qwen2.5-Coder-0.5B-Instruct (Apache-2.0).<br>"
-            "Qt / PySide6 (LGPL-3.0), PyMuPDF (AGPL-3.0), LanceDB and tantivy (Apache-2.0 / MIT).</p>",
-        )
+        AboutDialog(str(self.library_dir), self).exec()
 
     # --- drag and drop -------------------------------------------------------------------------
 

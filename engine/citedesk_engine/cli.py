@@ -30,7 +30,10 @@ VERBS = ("ingest", "delete", "status", "models", "reconcile", "reembed", "retrie
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="citedesk", description="CiteDesk: cited answers from your documents."
+        prog="citedesk",
+        description="CiteDesk: cited answers from your documents.",
+        epilog="Without a verb, citedesk opens the window (citedesk gui --library DIR). "
+        "citedesk --self-test checks this installation end to end; citedesk --version prints the version.",
     )
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--library", metavar="DIR", help="library folder (default: your user data folder)")
