@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import signal
@@ -17,7 +18,7 @@ from .api import Engine
 from .config import cache_dir, default_library_dir, load_config
 from .errors import EngineError
 from .evaluate.claims import read_claims, verify_claims
-from .evaluate.questions import evaluate, read_questions
+from .evaluate.questions import Question, evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .index.blobs import sha256_hex
 from .models.embedder import SentenceTransformerEmbedder
@@ -78,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--k", type=int, default=None, help="passages kept for answering (default: top_k)")
     evaluate.add_argument("--compare", action="store_true", help="also lexical only, vector only, hybrid")
     evaluate.add_argument("--no-answers", action="store_true", help="retrieval only: skip generation")
+    evaluate.add_argument(
+        "--details",
+        metavar="FILE",
+        help="write one JSON line per question: decision, stage, answer, expected",
+    )
     return parser
 
 
@@ -363,7 +369,30 @@ def _eval(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"\r{label}: {done}/{total}   ", end="", file=sys.stderr, flush=True)
 
-    with Engine.open(library) as engine:
+    stack = contextlib.ExitStack()  # closes the details file with the engine
+    details = stack.enter_context(Path(args.details).open("w", encoding="utf-8")) if args.details else None  # noqa: SIM115
+
+    def record(question: Question, answer: Answer, ms: float) -> None:
+        if details is None:
+            return
+        refusal = answer.refusal
+        line = {
+            "id": question.id,
+            "question": question.question,
+            "expected": question.answers,
+            "answerable": question.gold_document is not None,
+            "decision": answer.decision.value,
+            "stage": refusal.stage.value if refusal else None,
+            "reason": refusal.reason if refusal else None,
+            "answer": answer.text,
+            "generated": refusal.details.get("generated") if refusal else None,
+            "claims": [{"text": c.text, "supported": c.supported, "method": c.method} for c in answer.claims],
+            "ms": round(ms),
+        }
+        details.write(json.dumps(line, ensure_ascii=False) + "\n")
+        details.flush()
+
+    with stack, Engine.open(library) as engine:
         report = engine.ingest([corpus])
         failed = [f for f in report.files if f.status is FileStatus.FAILED]
         if failed and not args.json:
@@ -375,6 +404,7 @@ def _eval(args: argparse.Namespace) -> int:
             answers=not args.no_answers,
             compare=args.compare,
             on_progress=progress,
+            on_answer=record,
         )
     if args.json:
         print(json.dumps(result.as_json()))

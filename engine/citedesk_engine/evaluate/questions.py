@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..api import Engine
 from ..errors import ConfigError
-from ..types import Decision, EvidenceUnit
+from ..types import Answer, Decision, EvidenceUnit
 
 ABLATIONS: dict[str, tuple[str, ...]] = {
     "lexical": ("lexical",),
@@ -201,6 +201,7 @@ def evaluate(
     answers: bool = True,
     compare: bool = False,
     on_progress: Callable[[str, int, int], None] | None = None,
+    on_answer: Callable[[Question, Answer, float], None] | None = None,
 ) -> EvalReport:
     gold = GoldIndex(engine)
     spans = {q.id: gold.span(q) for q in questions}
@@ -234,6 +235,8 @@ def evaluate(
         started = time.perf_counter()
         answer = engine.ask(q.question, k=k)
         totals.append((time.perf_counter() - started) * 1000)
+        if on_answer:
+            on_answer(q, answer, totals[-1])
         for step in answer.trace:
             stage_ms.setdefault(step.stage, []).append(step.ms)
         decisions[answer.decision.value] += 1
