@@ -58,7 +58,8 @@ class ClaimVerifier:
         if not claim_stems:
             return Verdict(False, "empty claim", 0.0, index)
         window, coverage = self._best_window(claim_stems, passage, question)
-        missing_numbers = _unsupported_numbers(claim, passage)
+        # A number the question states is the user's, not a claim of the answer ("the late 80's").
+        missing_numbers = _unsupported_numbers(claim, passage) - numbers(question)
         if missing_numbers:
             return Verdict(False, f"guard: number {', '.join(sorted(missing_numbers))}", coverage, index)
         missing_names = names(claim) - set(content_stems(passage)) - {stem(w) for w in words(question)}
