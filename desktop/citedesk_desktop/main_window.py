@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Add &sample documents", None, self.try_samples)
         file_menu.addSeparator()
         self._action(file_menu, "Open &library…", QKeySequence("Ctrl+L"), self.choose_library)
-        self._action(file_menu, "S&ettings…", QKeySequence.StandardKey.Preferences, self.open_settings)
+        self._action(file_menu, "S&ettings…", QKeySequence("Ctrl+,"), self.open_settings)
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
         ask_menu = self.menuBar().addMenu("&Ask")
