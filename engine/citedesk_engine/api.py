@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from .answer.flow import AnswerFlow
 from .answer.verify import ClaimVerifier
-from .config import Config, cache_dir, default_library_dir, load_config, save_config, thread_count
+from .config import DEFAULT, Config, cache_dir, default_library_dir, load_config, save_config, thread_count
 from .errors import ConfigError, DocumentNotFound
 from .events import EventCallback
 from .index.blobs import sha256_hex
@@ -193,6 +193,7 @@ class Engine:
             tiers=lambda: {d.document: d.authority for d in self.documents()},
             paths=lambda: {d.document: d.source_path for d in self.documents()},
             library_empty=lambda: not self.library.manifest.live_versions(),
+            calibrated_rerank=self.config.models.reranker == DEFAULT,
         )
         answer = flow.ask(
             question,
@@ -263,7 +264,7 @@ class Engine:
             return IdentityReranker()
         if kind == "embedding":
             return IndexedEmbeddingReranker(self.library, self.embedder)
-        if kind == "cross-encoder":
+        if kind in (DEFAULT, "cross-encoder"):
             folder = self.registry.reranker_path()
             return CrossEncoderReranker(str(folder), batch_size=self.config.retrieval.rerank_batch)
         if kind == "gguf":
@@ -273,7 +274,8 @@ class Engine:
                 raise ConfigError("[models] reranker = 'http' needs reranker_url (and reranker_model).")
             return HttpReranker(models.reranker_url, models.reranker_model)
         raise ConfigError(
-            f"Unknown reranker {kind!r}: choose none, embedding, cross-encoder, gguf or http in [models]."
+            f"Unknown reranker {kind!r}: choose default, none, embedding, cross-encoder, gguf or http "
+            "in [models]."
         )
 
     def delete(self, document: str | Path) -> DocumentRecord:

@@ -51,3 +51,35 @@ def test_cross_encoder_folder_is_loaded_and_used(tmp_path: Path) -> None:
     assert len(found) == 3
     scores = [c.rerank for c in found]
     assert all(isinstance(s, float) for s in scores) and scores == sorted(scores, reverse=True)
+
+
+def test_packaged_reranker_is_verified_and_reads_the_passage(tmp_path: Path, monkeypatch) -> None:
+    from citedesk_engine.errors import ModelError
+    from citedesk_engine.models import registry as registry_module
+    from citedesk_engine.retrieve.rerank import CrossEncoderReranker
+
+    registry = ModelRegistry(ModelsConfig(), tmp_path / "cache")  # reranker = default
+    info = registry.describe(verify=True)[2]
+    assert info.slot == "reranker" and info.source == "packaged" and info.verified, info.detail
+    reranker = CrossEncoderReranker(str(registry.reranker_path()))
+    scores = reranker.score("What do emperor penguins eat?", PASSAGES)
+    assert all(0.0 < s < 1.0 for s in scores)  # probabilities
+    assert scores[1] == max(scores)
+    assert reranker.score("When does the museum open?", PASSAGES)[2] == max(
+        reranker.score("When does the museum open?", PASSAGES)
+    )
+
+    damaged = tmp_path / "reranker"
+    damaged.mkdir()
+    for file in registry.reranker_path().iterdir():
+        (damaged / file.name).write_bytes(file.read_bytes())
+    with (damaged / "model.safetensors").open("r+b") as handle:
+        handle.seek(4096)
+        handle.write(b"\x00\x01\x02\x03")
+    monkeypatch.setattr(registry_module, "packaged_reranker_folder", lambda: damaged)
+    with pytest.raises(ModelError, match="damaged"):
+        registry.reranker_path()
+    assert not registry.describe(verify=True)[2].verified
+    (damaged / "model.safetensors").unlink()
+    with pytest.raises(ModelError, match="missing"):
+        registry.reranker_path()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
@@ -121,6 +122,19 @@ def test_reranker_reorders_and_can_drop() -> None:
     assert [c.unit.unit_id for c in rerank("q", pool, IdentityReranker(), head=5)] == [
         c.unit.unit_id for c in pool
     ]
+
+
+def test_fused_reranking_adds_the_rerank_order_to_the_fusion() -> None:
+    """fuse_k: a candidate's fused score gains 1 / (k + rerank rank + 1); fused gaps larger than what
+    the reranker can add survive, small ones yield to the reranker."""
+    pool = [replace(c, fused=f) for c, f in zip(candidates(3), (0.0328, 0.0327, 0.0200), strict=True)]
+    reverse = Scripted(lambda passages: [float(i) for i in range(len(passages))])  # prefers the last
+    out = rerank("q", pool, reverse, head=3, fuse_k=60)
+    # v-000: 0.0328 + 1/63 = 0.04867; v-001: 0.0327 + 1/62 = 0.04883; v-002: 0.0200 + 1/61 = 0.03639
+    assert [c.unit.unit_id for c in out] == ["v-001", "v-000", "v-002"]
+    assert [c.rerank for c in out] == [1.0, 0.0, 2.0]
+    replaced = rerank("q", pool, reverse, head=3)
+    assert [c.unit.unit_id for c in replaced] == ["v-002", "v-001", "v-000"]
 
 
 @pytest.mark.parametrize(

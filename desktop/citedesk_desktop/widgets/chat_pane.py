@@ -305,7 +305,9 @@ def _considered(best: dict[str, object]) -> str:
     coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
     return (
         f"<li>{html.escape(name)}{page}: holds {coverage}% of the question's words, "
-        f"meaning similarity {best.get('similarity')}</li>"
+        f"meaning similarity {best.get('similarity')}"
+        + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
+        + "</li>"
     )
 
 

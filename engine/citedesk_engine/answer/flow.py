@@ -37,6 +37,7 @@ class AnswerFlow:
     tiers: Callable[[], dict[str, int]]
     paths: Callable[[], dict[str, str]]
     library_empty: Callable[[], bool]
+    calibrated_rerank: bool = False  # rerank scores are the packaged reranker's probabilities
 
     def ask(
         self,
@@ -71,7 +72,12 @@ class AnswerFlow:
 
         run.stage("relevance")
         judged, refusal = relevance_gate(
-            question, self.embed_query(question), candidates, self.stored_vectors, self.config
+            question,
+            self.embed_query(question),
+            candidates,
+            self.stored_vectors,
+            self.config,
+            calibrated_rerank=self.calibrated_rerank,
         )
         relevant = [r.candidate for r in judged if r.relevant]
         run.record(
@@ -83,6 +89,7 @@ class AnswerFlow:
                     "unit_id": r.candidate.unit.unit_id,
                     "coverage": round(r.coverage, 3),
                     "similarity": round(r.similarity, 3),
+                    "rerank": None if r.rerank is None else round(r.rerank, 3),
                     "relevant": r.relevant,
                 }
                 for r in judged
@@ -90,6 +97,7 @@ class AnswerFlow:
             min_coverage=self.config.min_coverage,
             min_similarity=self.config.min_similarity,
             high_similarity=self.config.high_similarity,
+            min_rerank=self.config.min_rerank if self.calibrated_rerank else None,
         )
         if refusal:
             return run.refuse(refusal)

@@ -80,6 +80,7 @@ class Relevance:
     coverage: float  # share of the question's content words found in the passage
     similarity: float  # cosine of question and passage embeddings
     relevant: bool
+    rerank: float | None = None  # the packaged reranker's probability, when it is the one used
 
 
 def relevance_gate(
@@ -88,10 +89,12 @@ def relevance_gate(
     candidates: Sequence[Candidate],
     stored: Callable[[list[str]], dict[str, npt.NDArray[np.float32]]],
     config: AnswerConfig,
+    calibrated_rerank: bool = False,
 ) -> tuple[list[Relevance], Refusal | None]:
     """A candidate is relevant when the question's words are in it and it means something close,
-    or when it is semantically very close; one shared word is never enough. Passage vectors come
-    from the index (`stored`): nothing is embedded again."""
+    or when it is semantically very close, or (`calibrated_rerank`: the packaged reranker, whose
+    scores are probabilities) when the reranker judged it likely to answer; one shared word is never
+    enough. Passage vectors come from the index (`stored`): nothing is embedded again."""
     question_stems = set(content_stems(question))
     if not candidates:
         return [], None
@@ -102,10 +105,13 @@ def relevance_gate(
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
         vector = vectors.get(candidate.unit.unit_id)
         similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0
-        relevant = (coverage >= config.min_coverage and similarity >= config.min_similarity) or (
-            similarity >= config.high_similarity
+        rerank = candidate.rerank if calibrated_rerank else None
+        relevant = (
+            (coverage >= config.min_coverage and similarity >= config.min_similarity)
+            or similarity >= config.high_similarity
+            or (rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank)
         )
-        judged.append(Relevance(candidate, coverage, similarity, relevant))
+        judged.append(Relevance(candidate, coverage, similarity, relevant, rerank))
     passing = [r for r in judged if r.relevant]
     if len(passing) >= config.min_relevant:
         return judged, None
@@ -118,6 +124,7 @@ def relevance_gate(
             "min_coverage": config.min_coverage,
             "min_similarity": config.min_similarity,
             "high_similarity": config.high_similarity,
+            "min_rerank": config.min_rerank if calibrated_rerank else None,
             "min_relevant": config.min_relevant,
             "best": [
                 {
@@ -126,6 +133,7 @@ def relevance_gate(
                     "page": r.candidate.unit.page,
                     "coverage": round(r.coverage, 3),
                     "similarity": round(r.similarity, 3),
+                    "rerank": None if r.rerank is None else round(r.rerank, 3),
                 }
                 for r in sorted(judged, key=lambda r: -r.similarity)[:3]
             ],

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..config import DEFAULT, ModelsConfig
 from ..errors import ModelError
+from ..resources import resources_dir
 from ..types import ModelInfo
 
 _CHUNK = 8 * 1024 * 1024
@@ -54,6 +55,11 @@ GENERATOR = PackagedFile(
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     license="Apache-2.0",
 )
+# Our own cross-encoder (training/reranker, model card in its folder), shipped in the repository's
+# resources/ as fp16 safetensors; the pinned hash catches a damaged or swapped file.
+RERANKER_FOLDER = ("models", "reranker")  # under resources/
+RERANKER_TITLE = "CiteDesk reranker: MiniLM-L6 cross-encoder trained on open QA data (Apache-2.0)"
+RERANKER_SHA256 = "3da50c3c5477f8e5147c7503268bb0ecd8309c7b3f5b8a6f793858e1ea2c508b"
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 GENERATOR_FILENAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 
@@ -83,8 +89,23 @@ class ModelRegistry:
         return self._assembled(GENERATOR, GENERATOR_FILENAME)
 
     def reranker_path(self) -> Path:
-        """The sentence-transformers CrossEncoder folder of the reranker slot."""
-        return _user_folder(self.config.reranker_path, "reranker")
+        """The sentence-transformers CrossEncoder folder of the reranker slot: the packaged one,
+        checked by sha256, or the user's own folder (reranker = cross-encoder)."""
+        if self.config.reranker != DEFAULT:
+            return _user_folder(self.config.reranker_path, "reranker")
+        folder = packaged_reranker_folder()
+        weights = folder / "model.safetensors"
+        if not weights.is_file():
+            raise ModelError(
+                f"The packaged reranker is missing ({weights}). Restore it (git checkout resources/models, "
+                "or reinstall CiteDesk), or choose another reranker in Settings."
+            )
+        if _sha256(weights) != RERANKER_SHA256:
+            raise ModelError(
+                f"The packaged reranker {weights} is damaged (sha256 mismatch). Restore it (git checkout "
+                "resources/models, or reinstall CiteDesk), or choose another reranker in Settings."
+            )
+        return folder
 
     def describe(self, verify: bool = True) -> tuple[ModelInfo, ...]:
         """Each slot: where it resolves, its size, and whether it verified (hashing when `verify`)."""
@@ -120,6 +141,14 @@ class ModelRegistry:
 
     def _describe_reranker(self) -> ModelInfo:
         kind = self.config.reranker
+        if kind == DEFAULT:
+            folder = packaged_reranker_folder()
+            try:
+                self.reranker_path()
+            except ModelError as exc:
+                return ModelInfo("reranker", "packaged", str(folder), 0, False, str(exc))
+            size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+            return ModelInfo("reranker", "packaged", str(folder), size, True, RERANKER_TITLE)
         if kind in ("", "none"):
             return ModelInfo("reranker", "none", "", 0, True, "no reranker configured (fusion order kept)")
         if kind == "embedding":
@@ -173,6 +202,10 @@ class ModelRegistry:
         st = target.stat()
         stamp.write_text(json.dumps({"sha256": packaged.sha256, "size": st.st_size, "mtime": st.st_mtime}))
         return target
+
+
+def packaged_reranker_folder() -> Path:
+    return resources_dir().joinpath(*RERANKER_FOLDER)
 
 
 def _part_path(packaged: PackagedFile, part: tuple[str, str, str]) -> Path:

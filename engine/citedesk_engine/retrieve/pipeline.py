@@ -59,7 +59,8 @@ class RetrievalPipeline:
         total = sum(len(h) for h in lists.values())
         trace.append(_trace("fuse", total, len(fused), started, k=self.config.rrf_k))
         started = time.perf_counter()
-        reranked = rerank(rerank_query or query, candidates, self.reranker, self.rerank_head)
+        fuse_k = self.config.rrf_k if check_rerank_mode(self.config.rerank_mode) == "fuse" else None
+        reranked = rerank(rerank_query or query, candidates, self.reranker, self.rerank_head, fuse_k=fuse_k)
         trace.append(
             _trace(
                 "rerank",
@@ -68,9 +69,19 @@ class RetrievalPipeline:
                 started,
                 reranker=self.reranker.name,
                 head=self.rerank_head,
+                mode=self.config.rerank_mode,
             )
         )
         return Retrieval(query=query, candidates=tuple(reranked[:k]), trace=tuple(trace))
+
+
+RERANK_MODES = ("fuse", "replace")
+
+
+def check_rerank_mode(mode: str) -> str:
+    if mode not in RERANK_MODES:
+        raise ConfigError(f"Unknown rerank_mode {mode!r} in [retrieval]: choose fuse or replace.")
+    return mode
 
 
 def check_signals(signals: Sequence[str]) -> tuple[str, ...]:

@@ -14,12 +14,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
 from ..errors import RerankerError
 from ..index.library import Library
+from ..models.cross_encoder import CrossEncoderScorer
 from ..protocols import Embedder
 from ..types import Candidate, Passage
 
@@ -31,10 +33,18 @@ class Reranker(Protocol):
 
 
 def rerank(
-    query: str, candidates: Sequence[Candidate], reranker: Reranker, head: int, min_score: float | None = None
+    query: str,
+    candidates: Sequence[Candidate],
+    reranker: Reranker,
+    head: int,
+    min_score: float | None = None,
+    fuse_k: int | None = None,
 ) -> list[Candidate]:
     """Reorder the first `head` candidates by the reranker's scores (drop those under `min_score`);
-    the rest keep their fused order after them. Nothing that was not in `candidates` comes out."""
+    the rest keep their fused order after them. Nothing that was not in `candidates` comes out.
+
+    With `fuse_k`, the reranker's order joins the fusion instead of replacing it: each candidate's
+    fused score gains 1 / (fuse_k + its rerank rank + 1), as one more retriever's list would."""
     top, rest = list(candidates[:head]), list(candidates[head:])
     if not top:
         return rest
@@ -47,6 +57,9 @@ def rerank(
         raise RerankerError(f"The reranker {reranker.name} failed: {type(exc).__name__}: {exc}") from exc
     checked = _check(scores, len(top), reranker.name)
     ranked = sorted(zip(checked, range(len(top)), top, strict=True), key=lambda t: (-t[0], t[1]))
+    if fuse_k is not None:
+        bonus = {index: 1.0 / (fuse_k + rank + 1) for rank, (_, index, _) in enumerate(ranked)}
+        ranked = sorted(ranked, key=lambda t: (-(t[2].fused + bonus[t[1]]), t[1]))
     kept = [replace(c, rerank=s) for s, _, c in ranked if min_score is None or s >= min_score]
     return kept + rest
 
@@ -97,22 +110,16 @@ class IndexedEmbeddingReranker:
 
 
 class CrossEncoderReranker:
-    """A sentence-transformers CrossEncoder from a local folder, loaded on first use."""
+    """A cross-encoder reads the question and each passage together: the packaged one (trained for
+    this, see resources/models/reranker) or a sentence-transformers folder of the user's."""
 
     name = "cross-encoder"
 
     def __init__(self, folder: str, batch_size: int = 16) -> None:
-        self._folder = folder
-        self._batch_size = batch_size
-        self._model: object | None = None
+        self._scorer = CrossEncoderScorer(Path(folder), batch_size=batch_size)
 
     def score(self, query: str, passages: Sequence[Passage]) -> list[float]:
-        if self._model is None:
-            from sentence_transformers import CrossEncoder
-
-            self._model = CrossEncoder(self._folder, device="cpu", local_files_only=True)
-        pairs = [(query, p.text) for p in passages]
-        return self._model.predict(pairs, batch_size=self._batch_size, show_progress_bar=False).tolist()  # type: ignore[attr-defined]
+        return self._scorer.score([(query, p.text) for p in passages])
 
 
 @dataclass
