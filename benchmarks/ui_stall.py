@@ -64,7 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from citedesk_desktop.main_window import MainWindow
-from citedesk_desktop.runner import EngineRunner
+from citedesk_desktop.runner import EngineRunner, preload_native_libraries
 from citedesk_engine import TokenDelta
 from ingest import DATA_DIR, PDF_NAME, Clock  # same folder
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -417,6 +417,7 @@ class Session:
         tmp = Path(self._tmp.name)
         settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
         built = time.perf_counter()
+        preload_native_libraries()  # as the app does under its splash screen, before the window
         self._runner = runner = EngineRunner()
         runner.finished.connect(self._on_finished)  # after the window's own slot: that one runs first
         runner.failed.connect(self._on_failed)

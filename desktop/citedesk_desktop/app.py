@@ -10,12 +10,12 @@ from pathlib import Path
 
 from citedesk_engine import __version__, default_library_dir
 from citedesk_engine.resources import resources_dir
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QSplashScreen
 
 from .main_window import MainWindow
-from .runner import EngineRunner
+from .runner import EngineRunner, preload_native_libraries
 
 APP_ID = "io.github.citedesk.CiteDesk"
 
@@ -40,11 +40,17 @@ def run_app(argv: Sequence[str]) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)  # ties the window to packaging/linux/<APP_ID>.desktop (task bar icon)
     app.setWindowIcon(app_icon())
+    splash = QSplashScreen(app_icon().pixmap(128, 128))
+    splash.show()
+    splash.showMessage("Starting CiteDesk…", Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter)
+    app.processEvents()
+    preload_native_libraries()
     settings = QSettings()
     library = Path(args.library or settings.value("library", "") or default_library_dir()).expanduser()
     runner = EngineRunner()
     window = MainWindow(runner, library, settings)
     window.show()
+    splash.finish(window)
     try:
         return app.exec()
     finally:

@@ -42,6 +42,14 @@ def long_lived_objects() -> Iterator[None]:
             gc.enable()
 
 
+def preload_native_libraries() -> None:
+    """Import torch before the window exists. Its C extension initialises for ~0.3 s holding the GIL;
+    imported later on the engine thread, that froze the open window (benchmarks/ui_stall.py). Shown
+    under a splash screen at start, it costs the same time and the window never stalls."""
+    with long_lived_objects():
+        import torch  # noqa: F401
+
+
 def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:
     """PNG bytes of a PDF page at `scale` (1.0 = 72 dpi) and the page count."""
     import pymupdf

@@ -13,7 +13,16 @@ import numpy.typing as npt
 
 from .answer.flow import AnswerFlow
 from .answer.verify import ClaimVerifier
-from .config import DEFAULT, Config, cache_dir, default_library_dir, load_config, save_config, thread_count
+from .config import (
+    DEFAULT,
+    Config,
+    batch_thread_count,
+    cache_dir,
+    default_library_dir,
+    load_config,
+    save_config,
+    thread_count,
+)
 from .errors import ConfigError, DocumentNotFound
 from .events import EventCallback
 from .index.blobs import sha256_hex
@@ -240,6 +249,7 @@ class Engine:
             self._llm = LocalLLM(
                 self.registry.generator_path(),
                 threads=thread_count(self.config.models),
+                batch_threads=batch_thread_count(self.config.models),
                 context=self.config.answer.context_tokens,
             )
         return self._llm

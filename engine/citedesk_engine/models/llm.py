@@ -19,9 +19,12 @@ log = logging.getLogger(__name__)
 class LocalLLM:
     """Owns one llama.cpp context. Not thread-safe by itself: the engine's worker thread uses it."""
 
-    def __init__(self, path: Path, *, threads: int, context: int = 4096) -> None:
+    def __init__(
+        self, path: Path, *, threads: int, batch_threads: int | None = None, context: int = 4096
+    ) -> None:
         self._path = path
         self._threads = threads
+        self._batch_threads = batch_threads or threads
         self._context = context
         self._model: Any = None
         self._lock = threading.Lock()
@@ -40,7 +43,7 @@ class LocalLLM:
                         model_path=str(self._path),
                         n_ctx=self._context,
                         n_threads=self._threads,
-                        n_threads_batch=self._threads,
+                        n_threads_batch=self._batch_threads,
                         verbose=False,
                     )
                 except Exception as exc:
