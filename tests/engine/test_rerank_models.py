@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from citedesk_engine import Engine
-from citedesk_engine.config import Config, ModelsConfig
+from citedesk_engine.config import Config, ModelsConfig, RetrievalConfig
 from citedesk_engine.models.llm import GgufYesNoReranker, LocalLLM
 from citedesk_engine.models.registry import ModelRegistry
 from citedesk_engine.types import Passage
@@ -44,7 +44,10 @@ def test_cross_encoder_folder_is_loaded_and_used(tmp_path: Path) -> None:
     docs.mkdir()
     for p in PASSAGES:
         (docs / f"{p.unit_id}.txt").write_text(p.text, encoding="utf-8")
-    config = Config(models=ModelsConfig(reranker="cross-encoder", reranker_path=str(folder)))
+    config = Config(
+        models=ModelsConfig(reranker="cross-encoder", reranker_path=str(folder)),
+        retrieval=RetrievalConfig(rerank_mode="replace"),  # the order is the reranker's alone
+    )
     with Engine.open(tmp_path / "lib", config) as engine:
         engine.ingest([docs])
         found = engine.retrieve("penguins fish", k=3).candidates
