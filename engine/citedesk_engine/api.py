@@ -112,9 +112,9 @@ class Engine:
 
     def needs_reembed(self) -> bool:
         """True when the library's vectors come from another embedder than the configured one."""
-        stored = self.library.manifest.get_meta("embedder")
+        stored = self.library.stored_embedder()
         name = self._embedder.name if self._embedder is not None else self.registry.embedder_name()
-        return stored is not None and stored.rsplit(":", 1)[0] != name
+        return stored is not None and stored != name
 
     def reembed(self, *, on_event: EventCallback | None = None, cancel: threading.Event | None = None) -> int:
         """Embed every passage again with the configured embedder (after the embedder slot changed).

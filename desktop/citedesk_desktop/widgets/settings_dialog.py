@@ -221,9 +221,9 @@ class SettingsDialog(QDialog):
 
     def problem(self) -> str:
         """What stops these settings from being saved, in words; empty when they can be."""
-        config = self.config()
-        if not config.retrieval.signals and not any(b.isChecked() for b in self.signals.values()):
+        if not any(box.isChecked() for box in self.signals.values()):
             return "Choose at least one way to search."
+        config = self.config()
         if config.models.embedder == "" or config.models.generator == "":
             return "Choose a folder or file for each model slot set to your own, or go back to the default."
         if config.models.reranker == "cross-encoder" and not config.models.reranker_path:

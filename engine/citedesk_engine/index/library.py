@@ -182,6 +182,11 @@ class Library:
     def embedder_signature(name: str, dimension: int) -> str:
         return f"{name}:{dimension}"
 
+    def stored_embedder(self) -> str | None:
+        """The name of the embedder whose vectors the library holds (None before the first ingest)."""
+        stored = self.manifest.get_meta("embedder")
+        return None if stored is None else stored.rsplit(":", 1)[0]
+
     def check_embedder(self, name: str, dimension: int) -> None:
         """A library holds vectors of one model only: mixing two would make distances meaningless."""
         stored = self.manifest.get_meta("embedder")

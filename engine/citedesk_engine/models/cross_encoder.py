@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelError
+from .offline import forbid_hub
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +47,7 @@ class CrossEncoderScorer:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                forbid_hub()
                 import torch
                 from sentence_transformers import CrossEncoder
 

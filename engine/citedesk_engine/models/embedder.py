@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import ModelError
+from .offline import forbid_hub
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +60,7 @@ class SentenceTransformerEmbedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                # Belt and braces: the folder is local, and the hub must not even be asked.
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                forbid_hub()
                 from sentence_transformers import SentenceTransformer
 
                 log.info("loading embedder from %s", self._folder)
