@@ -29,10 +29,11 @@ from .index.blobs import sha256_hex
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .ingest.pipeline import IngestPipeline, document_id, embed_texts
+from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
 from .models.registry import ModelRegistry
-from .protocols import Embedder, Generator
+from .protocols import ClaimJudge, Embedder, Generator
 from .retrieve.pipeline import RetrievalPipeline, check_signals
 from .retrieve.rerank import (
     CrossEncoderReranker,
@@ -67,6 +68,7 @@ class Engine:
         self._embedder = embedder
         self._embedder_checked = False
         self._reranker: Reranker | None = None
+        self._judge: ClaimJudge | None = None
         self._llm: LocalLLM | None = None
         self._generator: Generator | None = None
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
@@ -197,7 +199,7 @@ class Engine:
             embed_query=self.embed_query,
             stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,
-            verifier=ClaimVerifier(self.config.verify, self.embedder),
+            verifier=ClaimVerifier(self.config.verify, self.embedder, self.claim_judge),
             config=self.config.answer,
             tiers=lambda: {d.document: d.authority for d in self.documents()},
             paths=lambda: {d.document: d.source_path for d in self.documents()},
@@ -242,6 +244,12 @@ class Engine:
         if self._reranker is None:
             self._reranker = self._build_reranker()
         return self._reranker
+
+    def claim_judge(self) -> ClaimJudge | None:
+        """The claim verifier of the per-claim gate (None: verifier = none), built once."""
+        if self._judge is None:
+            self._judge = build_claim_judge(self.registry)
+        return self._judge
 
     def llm(self) -> LocalLLM:
         """The local generator model (llama.cpp), loaded on first use."""

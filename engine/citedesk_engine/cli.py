@@ -21,6 +21,7 @@ from .evaluate.claims import read_claims, verify_claims
 from .evaluate.questions import Question, evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .index.blobs import sha256_hex
+from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.registry import ModelRegistry
 from .serialize import plain
@@ -328,10 +329,11 @@ def _verify(args: argparse.Namespace) -> int:
     config = load_config(folder / "config.toml")
     registry = ModelRegistry(config.models, cache_dir())
     embedder = SentenceTransformerEmbedder(registry.embedder_path(), name=registry.embedder_name())
+    judge = build_claim_judge(registry)
     rows = read_claims(Path(args.claims))
     report = verify_claims(
         rows,
-        ClaimVerifier(config.verify, lambda: embedder),
+        ClaimVerifier(config.verify, lambda: embedder, lambda: judge),
         on_progress=None
         if args.json
         else lambda n: print(f"\r{n}/{len(rows)}", end="", file=sys.stderr, flush=True),

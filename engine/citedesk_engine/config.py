@@ -30,6 +30,9 @@ class ModelsConfig:
     reranker_path: str = ""
     reranker_url: str = ""
     reranker_model: str = ""
+    # default (our packaged claim verifier, resources/models/verifier) | none (the per-claim gate's
+    # semantic check falls back to embedding similarity)
+    verifier: str = DEFAULT
     threads: int = 0  # decoding; 0: max(1, cores - 1), see DESIGN.md on llama.cpp and OpenMP spin-waiting
     # Prompt processing is one big batch and scales with cores (on 2 cores: 37 -> 64 tokens/s, the
     # prompt being most of an answer's time); 0: every core.
@@ -68,12 +71,21 @@ class RetrievalConfig:
 
 @dataclass(frozen=True, slots=True)
 class VerifyConfig:
-    """Per-claim gate thresholds (see answer/verify.py). Chosen on the shared claims dev sets
-    (citedesk verify), never per question: full alignment means every content word is found."""
+    """Per-claim gate thresholds (see answer/verify.py), never per question. The alignment ones were
+    chosen on the shared claims dev sets (full alignment means every content word is found); the
+    claim verifier's on our own validation split by `training/verifier/evaluate.py` (grid, best mean
+    balanced accuracy: VitaminC + HaluEval for the two claim thresholds, HaluEval + knowledge
+    conflicts for the short-answer one), never on shared/eval."""
 
     full_alignment: float = 0.99
     min_alignment: float = 0.5
-    min_similarity: float = 0.6
+    min_similarity: float = 0.6  # cosine, only without the claim verifier (verifier = none)
+    # The claim verifier's probability of "supported" a claim needs: partly aligned, fully aligned
+    # (the guards and the alignment already vouch for its words), and a short answer read with its
+    # question.
+    min_support: float = 0.4
+    min_support_aligned: float = 0.2
+    min_support_answer: float = 0.1
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,3 +37,10 @@ class Generator(Protocol):
         on_token: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> str: ...
+
+
+class ClaimJudge(Protocol):
+    """Reads evidence and a claim (judged as the answer to `question` when one is given) and says how
+    likely the evidence supports it: a probability in [0, 1]."""
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float: ...

@@ -229,6 +229,7 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         dialog.embedder.path.setText(str(tmp_path / "my-embedder"))
         dialog.top_k.setValue(7)
         dialog.context.setValue(2)
+        dialog.verifier.setCurrentIndex(dialog.verifier.findData("none"))
         dialog.signals["structure"].setChecked(False)
         asked = []
         monkeypatch.setattr(
@@ -238,7 +239,7 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         assert asked and "embedded again" in asked[0] and dialog.reembed
         edited = dialog.config()
         assert edited.retrieval.top_k == 7 and edited.retrieval.signals == ("vector", "lexical")
-        assert edited.answer.context_passages == 2
+        assert edited.answer.context_passages == 2 and edited.models.verifier == "none"
         progress = []
         window.runner.event.connect(lambda e: progress.append(window.library.progress_box.isVisible()))
         window.apply_settings(edited, dialog.reembed)

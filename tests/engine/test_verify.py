@@ -74,3 +74,141 @@ def test_answers_are_judged_against_their_question() -> None:
 def test_best_of_several_passages_decides(verifier: ClaimVerifier) -> None:
     verdict = verifier.check("Napoleon won at Austerlitz in 1805.", ["Unrelated text about bees.", PASSAGE])
     assert verdict.passage in (0, 1)
+
+
+class ScriptedJudge:
+    """A claim verifier that answers a fixed probability and records what it was asked."""
+
+    def __init__(self, support: float) -> None:
+        self.support = support
+        self.calls: list[tuple[str, str, str]] = []
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        self.calls.append((evidence, claim, question))
+        return self.support
+
+
+def judged(support: float) -> tuple[ClaimVerifier, ScriptedJudge]:
+    judge = ScriptedJudge(support)
+    return ClaimVerifier(VerifyConfig(), lambda: HashEmbedder(), lambda: judge), judge
+
+
+def test_the_verifier_decides_aligned_claims() -> None:
+    config = VerifyConfig()
+    claim = "Napoleon defeated the Austrian army at Austerlitz."  # every content word in the passage
+    accepting, judge = judged(config.min_support_aligned)
+    verdict = accepting.check(claim, [PASSAGE])
+    assert verdict.supported and verdict.check == "verifier"
+    assert judge.calls == [(PASSAGE, claim, "")]  # it reads the whole passage
+    # The same words saying something else ("the thousands live together ..."): the verifier vetoes.
+    rejecting, _ = judged(config.min_support_aligned - 0.01)
+    verdict = rejecting.check(claim, [PASSAGE])
+    assert not verdict.supported and verdict.check == "verifier"
+
+
+def test_partly_aligned_claims_need_more_of_the_verifier() -> None:
+    config = VerifyConfig()
+    claim = "Germany approved the treaty once its top court agreed."  # a paraphrase, half the words
+    middle = (config.min_support_aligned + config.min_support) / 2
+    assert not judged(middle)[0].check(claim, [PASSAGE]).supported
+    assert judged(config.min_support)[0].check(claim, [PASSAGE]).supported
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The Treaty of Lisbon entered into force on 1 December 2010.",
+        "The Treaty of Lisbon did not enter into force on 1 December 2009.",
+        "France ratified the treaty after its constitutional court approved it.",
+        "Austerlitz defeated the Napoleon army at Austrian in 1805.",
+        "The treaty created a European army with shared tanks.",
+    ],
+)
+def test_guards_and_alignment_veto_whatever_the_verifier_says(claim: str) -> None:
+    verifier, judge = judged(1.0)
+    verdict = verifier.check(claim, [PASSAGE])
+    assert not verdict.supported and verdict.check != "verifier", verdict.method
+
+
+def test_answers_need_the_verifier_to_accept_them_as_the_answer() -> None:
+    passage = "These were by Tony Martin, Paul Weston, Bing Crosby and Louis Armstrong."
+    question = "Paul Weston and what other artist sang La Vie en rose?"
+    config = VerifyConfig()
+    accepting, judge = judged(config.min_support_answer)
+    assert accepting.check("Tony Martin", [passage], question).supported
+    assert judge.calls == [(passage, "Tony Martin", question)]
+    rejecting, _ = judged(config.min_support_answer - 0.01)
+    verdict = rejecting.check("Louis Armstrong sang it with Paul Weston.", [passage], question)
+    assert not verdict.supported and verdict.method.startswith("verifier")
+    # Words missing from the passage still fail before the verifier is asked.
+    _, asked = judged(1.0)
+    assert not ClaimVerifier(config, None, lambda: asked).check("Edith Piaf", [passage], question).supported
+    assert asked.calls == []
+
+
+def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None:
+    passage = "Mary Doria Russell is an American novelist. James Joyce was an Irish novelist and poet."
+    polar = "Are Mary Doria Russell and James Joyce both novelists?"
+    for answer in ("yes", "Yes.", "no"):
+        verifier, judge = judged(0.9)
+        verdict = verifier.check(answer, [passage], polar)
+        assert verdict.supported and judge.calls == [(passage, answer, polar)]
+        assert not judged(0.05)[0].check(answer, [passage], polar).supported
+    # Without a verifier nothing can judge them: refused, and the reason says so.
+    verdict = ClaimVerifier(VerifyConfig()).check("yes", [passage], polar)
+    assert not verdict.supported and "no verifier" in verdict.method
+    options = "Who was Irish, Mary Doria Russell or James Joyce?"
+    verifier, judge = judged(0.9)
+    assert verifier.check("James Joyce", [passage], options).supported and judge.calls
+    # A sentence that restates the question adds nothing, whatever the verifier would say.
+    restated = judged(1.0)[0].check(
+        "James Joyce was a novelist and a poet.", [passage], "Was James Joyce a novelist and poet?"
+    )
+    assert not restated.supported and "adds nothing" in restated.method
+    # A count the passage states, in words: the verifier reads it with the question.
+    bears = "The Bears have won nine NFL Championships, including one Super Bowl."
+    verifier, judge = judged(0.9)
+    assert (
+        verifier.check("one", [bears], "How many Super Bowls have the Bears won?").supported and judge.calls
+    )
+
+
+def test_a_negation_beside_a_short_answer_is_not_a_dropped_one() -> None:
+    passage = "The Mil Mi-17 is produced in Kazan; it is not the only helicopter at Leh."
+    question = "What Russian helicopter is produced in Kazan?"
+    assert judged(0.9)[0].check("Mil Mi-17", [passage], question).supported
+    # Adding a negation the passage does not make is still vetoed.
+    plain = "The Mil Mi-17 is produced in Kazan. It serves at Leh."
+    verdict = judged(1.0)[0].check("The Mil Mi-17 is not produced in Kazan.", [plain], question)
+    assert not verdict.supported and verdict.check == "guard: negation"
+
+
+def test_guards_do_not_veto_what_the_passage_says_in_other_forms(verifier: ClaimVerifier) -> None:
+    # A comparison with a number word the passage bears out.
+    reviews = "At Metacritic the album has an average score of 57 based on six reviews."
+    assert (
+        verifier.check("The album got less than seven reviews at Metacritic.", [reviews]).check
+        != "guard: number"
+    )
+    assert (
+        verifier.check(
+            "The album got more than seven reviews.", ["The album was rated in six reviews."]
+        ).check
+        == "guard: number"
+    )
+    # A name in another form of itself, and an ordinary word opening the sentence.
+    cairo = "Amr Waked was born on April 12, 1973, in Cairo, Egypt."
+    assert (
+        verifier.check("Amr Waked was born in the Egyptian city of Cairo.", [cairo]).method != "guard: name"
+    )
+    grau = "RPG-7: The weapon has the GRAU index (Russian armed forces index) 6G3."
+    verdict = verifier.check(
+        "According to the Russian armed forces index, the RPG-7 has the GRAU index 6G3.", [grau]
+    )
+    assert verdict.check != "guard: name", verdict.method
+    # Two names in the other order because a title line comes first: not an inversion of roles.
+    naka = "Phantasy Star Online: Naka had wanted the game to sell one million copies."
+    verdict = verifier.check(
+        "Naka wanted the game, Phantasy Star Online, to sell one million copies.", [naka]
+    )
+    assert verdict.check != "guard: roles", verdict.method

@@ -25,6 +25,10 @@ PREPARED = DATA / "prepared"
 RUNS = DATA / "runs"
 SHARED_EVAL = Path(os.environ.get("CITEDESK_SHARED_EVAL", "/work/shared/eval"))
 OUT_MODEL = REPO / "resources" / "models" / "reranker"
+# the claim verifier (training/verifier) keeps its data and runs beside the reranker's
+VERIFIER_PREPARED = DATA / "verifier"
+VERIFIER_RUNS = RUNS / "verifier"
+VERIFIER_OUT_MODEL = REPO / "resources" / "models" / "verifier"
 
 SEED = 20240611
 MAX_LENGTH = 256
@@ -66,6 +70,144 @@ def write_jsonl(path: Path, rows) -> int:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
             n += 1
     return n
+
+
+# --- registry packages -------------------------------------------------------------------------
+
+
+def fetch_bigbench(members: dict[str, Path]) -> None:
+    """Copy files of the bigbench 1.0.0 sdist (paths under bigbench/benchmark_tasks/) to their targets.
+
+    The sdist cannot be "pip download"ed whole (its metadata declares a file:// dependency, which pip
+    refuses after unpacking); keep pip's unpacked tree (--no-clean) and copy what we need.
+    """
+    import subprocess
+    import sys
+
+    tmp = DATA / "tmp"
+    tmp.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, TMPDIR=str(tmp))
+    pip = [sys.executable, "-m", "pip", "download", "bigbench==1.0.0", "--no-deps", "--no-binary", ":all:"]
+    subprocess.run(pip + ["--no-clean", "-d", str(DATA)], env=env)
+    found = sorted(tmp.glob("pip-download-*/bigbench*/bigbench/benchmark_tasks"))
+    if not found:
+        raise SystemExit("bigbench sdist: benchmark_tasks folder not found after pip download")
+    for member, target in members.items():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((found[0] / member).read_bytes())
+    subprocess.run(["rm", "-rf", str(tmp)], check=True)
+
+
+# --- exclusions --------------------------------------------------------------------------------
+
+
+class Guard:
+    """Decides whether a text may be trained on; counts why things were dropped."""
+
+    def __init__(self) -> None:
+        ex = json.loads((SHARED_EVAL / "training-exclusions.json").read_text())
+        self.about = ex.get("about")
+        self.listed: set[str] = set()
+        for key, vals in ex.items():
+            if isinstance(vals, list):
+                self.listed.update(vals)
+        self.list_sizes = {k: len(v) for k, v in ex.items() if isinstance(v, list)}
+        # Every text of the shared eval rows, hashed the same way, plus 13-word shingles of long texts.
+        self.eval_hashes: set[str] = set()
+        self.eval_shingles: set[int] = set()
+        for line in read_jsonl(SHARED_EVAL / "squad-dev" / "questions.jsonl"):
+            self.eval_hashes.add(sha(line["question"]))
+            if line.get("gold"):
+                self._add_long(line["gold"]["passage"])
+        for path in sorted((SHARED_EVAL / "squad-dev" / "corpus").glob("*.txt")):
+            self.eval_hashes.add(sha(path.stem))
+            self.eval_hashes.add(sha(path.stem.replace("_", " ")))
+            for para in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
+                if para.strip():
+                    self._add_long(para)
+        for path in sorted((SHARED_EVAL / "claims").glob("*.jsonl")):
+            for row in read_jsonl(path):
+                for key in ("claim", "question"):
+                    if row.get(key):
+                        self.eval_hashes.add(sha(row[key]))
+                for ev in row.get("evidence") or []:
+                    self._add_long(ev)
+        self.drops: Counter = Counter()
+
+    def _add_long(self, text: str) -> None:
+        self.eval_hashes.add(sha(text))
+        self.eval_shingles |= word_shingles(text)
+
+    def text_ok(self, text: str, kind: str, source: str) -> bool:
+        h = sha(text)
+        if h in self.listed:
+            self.drops[f"{source}:{kind}:exclusion_list"] += 1
+            return False
+        if h in self.eval_hashes:
+            self.drops[f"{source}:{kind}:shared_eval_text"] += 1
+            return False
+        return True
+
+    def passage_ok(self, text: str, source: str) -> bool:
+        if not self.text_ok(text, "passage", source):
+            return False
+        if word_shingles(text) & self.eval_shingles:
+            self.drops[f"{source}:passage:shared_eval_13gram_overlap"] += 1
+            return False
+        return True
+
+    def title_ok(self, title: str, source: str) -> bool:
+        variants = {title, title.replace("_", " "), title.replace(" ", "_")}
+        if any(sha(v) in self.listed for v in variants):
+            self.drops[f"{source}:title:exclusion_list"] += 1
+            return False
+        if any(sha(v) in self.eval_hashes for v in variants):
+            self.drops[f"{source}:title:shared_eval_text"] += 1
+            return False
+        return True
+
+
+# --- shipping a model --------------------------------------------------------------------------
+
+
+def export_cross_encoder(src: Path, out: Path) -> None:
+    """Write a trained run as a CrossEncoder folder with fp16 safetensors (config says float32, so
+    loading upcasts: fast and exact on CPU). The model card README.md in `out` is kept."""
+    import shutil
+    import tempfile
+
+    import torch
+    from safetensors.torch import load_file, save_file
+    from sentence_transformers import CrossEncoder
+
+    tmp = Path(tempfile.mkdtemp(prefix="cross-encoder-fp32-"))
+    CrossEncoder(str(src), device="cpu", max_length=MAX_LENGTH, local_files_only=True).save(str(tmp))
+    out.mkdir(parents=True, exist_ok=True)
+    card = out / "README.md"
+    keep_card = card.read_text() if card.exists() else None
+    for p in out.iterdir():
+        if p.is_file():
+            p.unlink()
+    for p in sorted(tmp.iterdir()):
+        if p.is_file() and p.name not in ("model.safetensors", "README.md"):
+            shutil.copy2(p, out / p.name)
+    cfg = json.loads((out / "config.json").read_text())
+    cfg["dtype"] = "float32"
+    (out / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
+    sd = load_file(str(tmp / "model.safetensors"))
+    save_file({k: v.to(torch.float16).contiguous() for k, v in sd.items()}, str(out / "model.safetensors"), metadata={"format": "pt"})
+    (out / "model.safetensors").chmod(0o644)
+    if keep_card is not None:
+        card.write_text(keep_card)
+    shutil.rmtree(tmp)
+
+
+def write_sums(folder: Path) -> None:
+    lines = []
+    for path in sorted(p for p in folder.iterdir() if p.is_file() and p.name != "SHA256SUMS"):
+        lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.name}\n")
+    (folder / "SHA256SUMS").write_text("".join(lines))
+    print("".join(lines), end="")
 
 
 # --- BM25 --------------------------------------------------------------------------------------

@@ -11,26 +11,15 @@ model.safetensors (fp16), SHA256SUMS. README.md (the model card) is kept if pres
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import MAX_LENGTH, OUT_MODEL, PREPARED, RUNS, read_jsonl  # noqa: E402
-
-
-def write_sums(folder: Path) -> None:
-    lines = []
-    for path in sorted(p for p in folder.iterdir() if p.is_file() and p.name != "SHA256SUMS"):
-        lines.append(f"{hashlib.sha256(path.read_bytes()).hexdigest()}  {path.name}\n")
-    (folder / "SHA256SUMS").write_text("".join(lines))
-    print("".join(lines), end="")
+from common import MAX_LENGTH, OUT_MODEL, PREPARED, RUNS, export_cross_encoder, read_jsonl, write_sums  # noqa: E402
 
 
 def main() -> None:
@@ -44,35 +33,14 @@ def main() -> None:
         write_sums(OUT_MODEL)
         return
 
-    from safetensors.torch import load_file, save_file
     from sentence_transformers import CrossEncoder
 
     torch.set_num_threads(2)
     src = RUNS / args.run / args.which
     state = json.loads((src / "train_state.json").read_text()) if (src / "train_state.json").exists() else {}
     print(f"exporting {src} {state.get('step', '')}")
-    tmp = Path(tempfile.mkdtemp(prefix="reranker-fp32-"))
+    export_cross_encoder(src, OUT_MODEL)
     ce32 = CrossEncoder(str(src), device="cpu", max_length=MAX_LENGTH, local_files_only=True)
-    ce32.save(str(tmp))
-
-    OUT_MODEL.mkdir(parents=True, exist_ok=True)
-    card = OUT_MODEL / "README.md"
-    keep_card = card.read_text() if card.exists() else None
-    for p in OUT_MODEL.iterdir():
-        if p.is_file():
-            p.unlink()
-    for p in sorted(tmp.iterdir()):
-        if p.name in ("model.safetensors", "README.md"):
-            continue
-        shutil.copy2(p, OUT_MODEL / p.name)
-    cfg = json.loads((OUT_MODEL / "config.json").read_text())
-    cfg["dtype"] = "float32"  # weights are stored in fp16; loading upcasts to fp32 (fast and exact on CPU)
-    (OUT_MODEL / "config.json").write_text(json.dumps(cfg, indent=2) + "\n")
-    sd = load_file(str(tmp / "model.safetensors"))
-    save_file({k: v.to(torch.float16).contiguous() for k, v in sd.items()}, str(OUT_MODEL / "model.safetensors"), metadata={"format": "pt"})
-    (OUT_MODEL / "model.safetensors").chmod(0o644)
-    if keep_card is not None:
-        card.write_text(keep_card)
 
     # fp32 vs shipped fp16: same ranking on a sample of our own validation questions
     ce16 = CrossEncoder(str(OUT_MODEL), device="cpu", local_files_only=True)
@@ -103,7 +71,6 @@ def main() -> None:
     }
     print(json.dumps(check, indent=1))
     (RUNS / args.run / "export_check.json").write_text(json.dumps(check, indent=1))
-    shutil.rmtree(tmp)
     write_sums(OUT_MODEL)
 
 

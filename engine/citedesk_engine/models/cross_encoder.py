@@ -1,4 +1,5 @@
-"""A sentence-transformers CrossEncoder from a local folder: (query, passage) pairs -> relevance in (0, 1)."""
+"""A sentence-transformers CrossEncoder from a local folder: text pairs -> relevance in (0, 1), or label
+probabilities for a classifier (the claim verifier)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,14 @@ class CrossEncoderScorer:
         self._lock = threading.Lock()
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """One relevance in (0, 1) per pair (a single-output model, sigmoid)."""
+        return [float(s) for s in self._predict(pairs, apply_softmax=False)]
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[list[float]]:
+        """One probability per label per pair (a classifier, softmax), in the model's label order."""
+        return [[float(p) for p in row] for row in self._predict(pairs, apply_softmax=True)]
+
+    def _predict(self, pairs: Sequence[tuple[str, str]], *, apply_softmax: bool) -> Any:
         if not pairs:
             return []
         model = self._load()
@@ -41,8 +50,9 @@ class CrossEncoderScorer:
         if torch.get_num_threads() != self._threads:  # a 50-passage head is a batch: every core
             torch.set_num_threads(self._threads)
         with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=_native_bf16()):
-            scores = model.predict(list(pairs), batch_size=self._batch_size, show_progress_bar=False)
-        return [float(s) for s in scores]
+            return model.predict(
+                list(pairs), batch_size=self._batch_size, show_progress_bar=False, apply_softmax=apply_softmax
+            )
 
     def _load(self) -> Any:
         with self._lock:

@@ -60,6 +60,12 @@ GENERATOR = PackagedFile(
 RERANKER_FOLDER = ("models", "reranker")  # under resources/
 RERANKER_TITLE = "CiteDesk reranker: MiniLM-L6 cross-encoder trained on open QA data (Apache-2.0)"
 RERANKER_SHA256 = "3da50c3c5477f8e5147c7503268bb0ecd8309c7b3f5b8a6f793858e1ea2c508b"
+# The claim verifier of the per-claim gate (training/verifier), shipped the same way.
+VERIFIER_FOLDER = ("models", "verifier")
+VERIFIER_TITLE = (
+    "CiteDesk claim verifier: MiniLM-L6 cross-encoder trained on open fact-checking data (Apache-2.0)"
+)
+VERIFIER_SHA256 = "b9dd86147f15240fd2f6ea746313120af15f424e8eaad546f711673f67535116"
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 GENERATOR_FILENAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
 
@@ -93,23 +99,22 @@ class ModelRegistry:
         checked by sha256, or the user's own folder (reranker = cross-encoder)."""
         if self.config.reranker != DEFAULT:
             return _user_folder(self.config.reranker_path, "reranker")
-        folder = packaged_reranker_folder()
-        weights = folder / "model.safetensors"
-        if not weights.is_file():
-            raise ModelError(
-                f"The packaged reranker is missing ({weights}). Restore it (git checkout resources/models, "
-                "or reinstall CiteDesk), or choose another reranker in Settings."
-            )
-        if _sha256(weights) != RERANKER_SHA256:
-            raise ModelError(
-                f"The packaged reranker {weights} is damaged (sha256 mismatch). Restore it (git checkout "
-                "resources/models, or reinstall CiteDesk), or choose another reranker in Settings."
-            )
-        return folder
+        return _packaged_folder(packaged_reranker_folder(), RERANKER_SHA256, "reranker", "another reranker")
+
+    def verifier_path(self) -> Path:
+        """The sentence-transformers CrossEncoder folder of the packaged claim verifier, checked by sha256."""
+        return _packaged_folder(
+            packaged_verifier_folder(), VERIFIER_SHA256, "claim verifier", "verifier = none"
+        )
 
     def describe(self, verify: bool = True) -> tuple[ModelInfo, ...]:
         """Each slot: where it resolves, its size, and whether it verified (hashing when `verify`)."""
-        return (self._describe_embedder(verify), self._describe_generator(verify), self._describe_reranker())
+        return (
+            self._describe_embedder(verify),
+            self._describe_generator(verify),
+            self._describe_reranker(),
+            self._describe_verifier(),
+        )
 
     def _describe_embedder(self, verify: bool) -> ModelInfo:
         try:
@@ -168,6 +173,22 @@ class ModelRegistry:
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         return ModelInfo("reranker", "user folder", str(folder), size, True, "user model: not hashed")
 
+    def _describe_verifier(self) -> ModelInfo:
+        if self.config.verifier in ("", "none"):
+            return ModelInfo(
+                "verifier", "none", "", 0, True, "no verifier: claims checked by embedding similarity"
+            )
+        if self.config.verifier != DEFAULT:
+            detail = f"unknown verifier {self.config.verifier!r}: choose default or none"
+            return ModelInfo("verifier", "user", self.config.verifier, 0, False, detail)
+        folder = packaged_verifier_folder()
+        try:
+            self.verifier_path()
+        except ModelError as exc:
+            return ModelInfo("verifier", "packaged", str(folder), 0, False, str(exc))
+        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+        return ModelInfo("verifier", "packaged", str(folder), size, True, VERIFIER_TITLE)
+
     def _assembled(self, packaged: PackagedFile, filename: str) -> Path:
         target = self.cache_dir / "models" / filename
         stamp = target.with_name(target.name + ".verified")
@@ -206,6 +227,25 @@ class ModelRegistry:
 
 def packaged_reranker_folder() -> Path:
     return resources_dir().joinpath(*RERANKER_FOLDER)
+
+
+def packaged_verifier_folder() -> Path:
+    return resources_dir().joinpath(*VERIFIER_FOLDER)
+
+
+def _packaged_folder(folder: Path, sha256: str, what: str, alternative: str) -> Path:
+    weights = folder / "model.safetensors"
+    if not weights.is_file():
+        raise ModelError(
+            f"The packaged {what} is missing ({weights}). Restore it (git checkout resources/models, "
+            f"or reinstall CiteDesk), or choose {alternative} in Settings."
+        )
+    if _sha256(weights) != sha256:
+        raise ModelError(
+            f"The packaged {what} {weights} is damaged (sha256 mismatch). Restore it (git checkout "
+            f"resources/models, or reinstall CiteDesk), or choose {alternative} in Settings."
+        )
+    return folder
 
 
 def _part_path(packaged: PackagedFile, part: tuple[str, str, str]) -> Path:

