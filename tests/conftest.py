@@ -27,3 +27,20 @@ def fake_engine(tmp_path: Path):
     engine = Engine.open(tmp_path / "library", embedder=HashEmbedder())
     yield engine
     engine.close()
+
+
+@pytest.fixture
+def damaged_copy(tmp_path: Path):
+    """A copy of a packaged model folder whose weights have four bytes changed."""
+
+    def copy(folder: Path, name: str) -> Path:
+        damaged = tmp_path / name
+        damaged.mkdir()
+        for file in folder.iterdir():
+            (damaged / file.name).write_bytes(file.read_bytes())
+        with (damaged / "model.safetensors").open("r+b") as handle:
+            handle.seek(4096)
+            handle.write(b"\x00\x01\x02\x03")
+        return damaged
+
+    return copy

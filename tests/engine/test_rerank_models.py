@@ -56,7 +56,9 @@ def test_cross_encoder_folder_is_loaded_and_used(tmp_path: Path) -> None:
     assert all(isinstance(s, float) for s in scores) and scores == sorted(scores, reverse=True)
 
 
-def test_packaged_reranker_is_verified_and_reads_the_passage(tmp_path: Path, monkeypatch) -> None:
+def test_packaged_reranker_is_verified_and_reads_the_passage(
+    tmp_path: Path, monkeypatch, damaged_copy
+) -> None:
     from citedesk_engine.errors import ModelError
     from citedesk_engine.models import registry as registry_module
     from citedesk_engine.retrieve.rerank import CrossEncoderReranker
@@ -72,13 +74,7 @@ def test_packaged_reranker_is_verified_and_reads_the_passage(tmp_path: Path, mon
         reranker.score("When does the museum open?", PASSAGES)
     )
 
-    damaged = tmp_path / "reranker"
-    damaged.mkdir()
-    for file in registry.reranker_path().iterdir():
-        (damaged / file.name).write_bytes(file.read_bytes())
-    with (damaged / "model.safetensors").open("r+b") as handle:
-        handle.seek(4096)
-        handle.write(b"\x00\x01\x02\x03")
+    damaged = damaged_copy(registry.reranker_path(), "reranker")
     monkeypatch.setattr(registry_module, "packaged_reranker_folder", lambda: damaged)
     with pytest.raises(ModelError, match="damaged"):
         registry.reranker_path()

@@ -59,7 +59,7 @@ def test_the_gate_with_the_packaged_verifier(judge) -> None:
         assert not verdict.supported, (attack, verdict.method)
 
 
-def test_verifier_slot_is_checked_and_can_be_switched_off(tmp_path: Path, monkeypatch) -> None:
+def test_verifier_slot_is_checked_and_can_be_switched_off(tmp_path: Path, monkeypatch, damaged_copy) -> None:
     registry = ModelRegistry(ModelsConfig(), tmp_path / "cache")
     info = {m.slot: m for m in registry.describe(verify=True)}["verifier"]
     assert info.source == "packaged" and info.verified and info.size_bytes > 10_000_000, info.detail
@@ -67,13 +67,7 @@ def test_verifier_slot_is_checked_and_can_be_switched_off(tmp_path: Path, monkey
     with pytest.raises(ConfigError, match="default or none"):
         build_claim_judge(ModelRegistry(ModelsConfig(verifier="mine"), tmp_path))
 
-    damaged = tmp_path / "verifier"
-    damaged.mkdir()
-    for file in registry.verifier_path().iterdir():
-        (damaged / file.name).write_bytes(file.read_bytes())
-    with (damaged / "model.safetensors").open("r+b") as handle:
-        handle.seek(4096)
-        handle.write(b"\x00\x01\x02\x03")
+    damaged = damaged_copy(registry.verifier_path(), "verifier")
     monkeypatch.setattr(registry_module, "packaged_verifier_folder", lambda: damaged)
     with pytest.raises(ModelError, match="damaged"):
         registry.verifier_path()

@@ -167,6 +167,52 @@ class Guard:
         return True
 
 
+# --- training loops ----------------------------------------------------------------------------
+
+
+def first_per_source(rows: list[dict], n: int) -> list[dict]:
+    """The first n rows of each source, sources in name order: the small validation run while training."""
+    by_src: dict[str, list[dict]] = {}
+    for r in rows:
+        by_src.setdefault(r["source"], []).append(r)
+    return [r for s in sorted(by_src) for r in by_src[s][:n]]
+
+
+def optimizer_and_schedule(model, args):
+    """AdamW (no decay on bias/LayerNorm, its own rate for the new classifier head), linear warm-up
+    over args.warmup of args.steps, then linear decay to 0."""
+    import torch
+
+    head = [p for n, p in model.named_parameters() if n.startswith("classifier")]
+    no_decay = lambda n: n.endswith("bias") or "LayerNorm" in n  # noqa: E731
+    body_decay = [p for n, p in model.named_parameters() if not n.startswith("classifier") and not no_decay(n)]
+    body_nodecay = [p for n, p in model.named_parameters() if not n.startswith("classifier") and no_decay(n)]
+    opt = torch.optim.AdamW(
+        [
+            {"params": body_decay, "lr": args.lr, "weight_decay": args.weight_decay},
+            {"params": body_nodecay, "lr": args.lr, "weight_decay": 0.0},
+            {"params": head, "lr": args.head_lr, "weight_decay": 0.0},
+        ]
+    )
+    warm = max(1, int(args.warmup * args.steps))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (args.steps - s) / max(1, args.steps - warm))))
+    return opt, sched
+
+
+def resume(ckpt_path: Path, model, opt, sched) -> tuple[int, float, list]:
+    """(step, best, history) of a checkpoint, its weights and optimiser state loaded; or a fresh start."""
+    import torch
+
+    if not ckpt_path.exists():
+        return 0, -1.0, []
+    ck = torch.load(ckpt_path, weights_only=False)
+    model.load_state_dict(ck["model"])
+    opt.load_state_dict(ck["opt"])
+    sched.load_state_dict(ck["sched"])
+    print(f"resumed at step {ck['step']}", flush=True)
+    return ck["step"], ck["best"], ck["history"]
+
+
 # --- shipping a model --------------------------------------------------------------------------
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import MAX_LENGTH, PREPARED, RUNS, SEED, base_model_dir, rank_metrics, read_jsonl, seed_everything  # noqa: E402
+from common import MAX_LENGTH, PREPARED, RUNS, SEED, base_model_dir, first_per_source, optimizer_and_schedule, rank_metrics, read_jsonl, resume, seed_everything  # noqa: E402
 
 # share of training questions drawn from each source (SQuAD-Shifts wiki is closest to our use)
 MIX = {"ss_wiki": 0.34, "ss_amazon": 0.12, "ss_reddit": 0.12, "boolq": 0.20, "halueval": 0.16, "pubmedqa": 0.06}
@@ -97,13 +97,6 @@ def evaluate_rows(model, tok, rows: list[dict], passages, bf16: bool = True) -> 
     return {"bm25": rank_metrics(bm_ranks), "rerank": rank_metrics(rr_ranks)}
 
 
-def minival_rows(val_rows: list[dict]) -> list[dict]:
-    by_src: dict[str, list[dict]] = {}
-    for r in val_rows:
-        by_src.setdefault(r["source"], []).append(r)
-    return [r for s in sorted(by_src) for r in by_src[s][:MINIVAL_PER_SOURCE]]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, required=True)
@@ -134,7 +127,7 @@ def main() -> None:
     passages = load_passages()
     train_rows = read_jsonl(PREPARED / "train.jsonl")
     val_rows = read_jsonl(PREPARED / "val.jsonl")
-    mini = minival_rows(val_rows)
+    mini = first_per_source(val_rows, MINIVAL_PER_SOURCE)
     Q = args.questions_per_step
     order = schedule(train_rows, args.steps * Q)
 
@@ -142,30 +135,9 @@ def main() -> None:
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=1)
     model.train()
-    head = [p for n, p in model.named_parameters() if n.startswith("classifier")]
-    no_decay = lambda n: n.endswith("bias") or "LayerNorm" in n  # noqa: E731
-    body_decay = [p for n, p in model.named_parameters() if not n.startswith("classifier") and not no_decay(n)]
-    body_nodecay = [p for n, p in model.named_parameters() if not n.startswith("classifier") and no_decay(n)]
-    opt = torch.optim.AdamW(
-        [
-            {"params": body_decay, "lr": args.lr, "weight_decay": args.weight_decay},
-            {"params": body_nodecay, "lr": args.lr, "weight_decay": 0.0},
-            {"params": head, "lr": args.head_lr, "weight_decay": 0.0},
-        ]
-    )
-    warm = max(1, int(args.warmup * args.steps))
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min((s + 1) / warm, max(0.0, (args.steps - s) / max(1, args.steps - warm)))
-    )
-    start, best, history = 0, -1.0, []
+    opt, sched = optimizer_and_schedule(model, args)
     ckpt_path = run_dir / "ckpt.pt"
-    if args.resume and ckpt_path.exists():
-        ck = torch.load(ckpt_path, weights_only=False)
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        start, best, history = ck["step"], ck["best"], ck["history"]
-        print(f"resumed at step {start}", flush=True)
+    start, best, history = resume(ckpt_path, model, opt, sched) if args.resume else (0, -1.0, [])
     eval_at = (
         set(range(args.eval_every, args.steps + 1, args.eval_every)) | {args.steps}
         if args.eval_every

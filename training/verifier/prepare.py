@@ -26,9 +26,9 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
-from common import DATA, RAW, SEED, SHARED_EVAL, Guard, fetch_bigbench, read_jsonl, sha, write_jsonl  # noqa: E402
+from common import RAW, SEED, SHARED_EVAL, VERIFIER_PREPARED, Guard, fetch_bigbench, read_jsonl, sha, write_jsonl  # noqa: E402
 
-OUT = DATA / "verifier"
+OUT = VERIFIER_PREPARED
 BIGBENCH = RAW / "bigbench"
 TASKS = {
     "vitaminc": "vitaminc_fact_verification/task.json",

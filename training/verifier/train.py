@@ -23,12 +23,12 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
-from common import DATA, SEED, base_model_dir, read_jsonl, seed_everything  # noqa: E402
+from common import SEED, VERIFIER_PREPARED, VERIFIER_RUNS, base_model_dir, first_per_source, optimizer_and_schedule, read_jsonl, resume, seed_everything  # noqa: E402
 
 from citedesk_engine.models.claim_model import LABELS, MAX_LENGTH, verifier_pair  # noqa: E402
 
-PREPARED = DATA / "verifier"
-RUNS = DATA / "runs" / "verifier"
+PREPARED = VERIFIER_PREPARED
+RUNS = VERIFIER_RUNS
 # VitaminC teaches paraphrase and contrastive edits; the QA sources teach "is this the passage's answer".
 MIX = {"vitaminc": 0.55, "halueval": 0.25, "conflicts": 0.20}
 MINIVAL_PER_SOURCE = 300
@@ -101,13 +101,6 @@ def evaluate_rows(model, tok, rows: list[dict], bf16: bool = True) -> dict:
     return out
 
 
-def minival(rows: list[dict]) -> list[dict]:
-    by_src: dict[str, list[dict]] = {}
-    for r in rows:
-        by_src.setdefault(r["source"], []).append(r)
-    return [r for s in sorted(by_src) for r in by_src[s][:MINIVAL_PER_SOURCE]]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, required=True)
@@ -132,7 +125,7 @@ def main() -> None:
     run_dir = RUNS / args.run
     run_dir.mkdir(parents=True, exist_ok=True)
     train_rows = read_jsonl(PREPARED / "train.jsonl")
-    mini = minival(read_jsonl(PREPARED / "val.jsonl"))
+    mini = first_per_source(read_jsonl(PREPARED / "val.jsonl"), MINIVAL_PER_SOURCE)
     order = schedule(train_rows, args.steps * args.batch)
 
     base = base_model_dir()
@@ -141,27 +134,9 @@ def main() -> None:
         base, num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id={v: k for k, v in enumerate(LABELS)}
     )
     model.train()
-    head = [p for n, p in model.named_parameters() if n.startswith("classifier")]
-    no_decay = lambda n: n.endswith("bias") or "LayerNorm" in n  # noqa: E731
-    body = [(n, p) for n, p in model.named_parameters() if not n.startswith("classifier")]
-    opt = torch.optim.AdamW(
-        [
-            {"params": [p for n, p in body if not no_decay(n)], "lr": args.lr, "weight_decay": args.weight_decay},
-            {"params": [p for n, p in body if no_decay(n)], "lr": args.lr, "weight_decay": 0.0},
-            {"params": head, "lr": args.head_lr, "weight_decay": 0.0},
-        ]
-    )
-    warm = max(1, int(args.warmup * args.steps))
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min((s + 1) / warm, max(0.0, (args.steps - s) / max(1, args.steps - warm))))
-    start, best, history = 0, -1.0, []
+    opt, sched = optimizer_and_schedule(model, args)
     ckpt_path = run_dir / "ckpt.pt"
-    if args.resume and ckpt_path.exists():
-        ck = torch.load(ckpt_path, weights_only=False)
-        model.load_state_dict(ck["model"])
-        opt.load_state_dict(ck["opt"])
-        sched.load_state_dict(ck["sched"])
-        start, best, history = ck["step"], ck["best"], ck["history"]
-        print(f"resumed at step {start}", flush=True)
+    start, best, history = resume(ckpt_path, model, opt, sched) if args.resume else (0, -1.0, [])
     eval_at = {args.steps // 3, 2 * args.steps // 3, args.steps}
     (run_dir / "args.json").write_text(json.dumps(vars(args) | {"mix": MIX, "max_length": MAX_LENGTH, "seed": SEED, "base": str(base)}, indent=1))
     t0 = time.time()
