@@ -69,6 +69,8 @@ class ModelSlot(QWidget):
         self.path.setPlaceholderText("folder" if pick_folder else "file")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
+        # Its own row of the form (the dialog adds it): nested in this widget, a wrapped label was
+        # given one line's height and its second line was cut.
         self.state = QLabel(_state(info))
         self.state.setWordWrap(True)
         row = QHBoxLayout()
@@ -79,7 +81,6 @@ class ModelSlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
-        layout.addWidget(self.state)
         self.choice.currentIndexChanged.connect(self._sync)
         self.choice.setCurrentIndex(0 if value == DEFAULT else 1)
         self._sync()
@@ -145,7 +146,9 @@ class SettingsDialog(QDialog):
         models_box = QGroupBox("Models")
         form = QFormLayout(models_box)
         form.addRow("Embedder", self.embedder)
+        form.addRow("", self.embedder.state)
         form.addRow("Generator", self.generator)
+        form.addRow("", self.generator.state)
         form.addRow("Reranker", self.reranker)
         form.addRow("Reranker folder", self.reranker_path)
         form.addRow("Server URL", self.reranker_url)

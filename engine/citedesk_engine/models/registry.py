@@ -62,9 +62,7 @@ RERANKER_TITLE = "CiteDesk reranker: MiniLM-L6 cross-encoder trained on open QA 
 RERANKER_SHA256 = "3da50c3c5477f8e5147c7503268bb0ecd8309c7b3f5b8a6f793858e1ea2c508b"
 # The claim verifier of the per-claim gate (training/verifier), shipped the same way.
 VERIFIER_FOLDER = ("models", "verifier")
-VERIFIER_TITLE = (
-    "CiteDesk claim verifier: MiniLM-L6 cross-encoder trained on open fact-checking data (Apache-2.0)"
-)
+VERIFIER_TITLE = "CiteDesk claim verifier: MiniLM-L6 cross-encoder, fact-checking data (Apache-2.0)"
 VERIFIER_SHA256 = "b9dd86147f15240fd2f6ea746313120af15f424e8eaad546f711673f67535116"
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 GENERATOR_FILENAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
