@@ -163,17 +163,23 @@ class Engine:
         return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority)
 
     def retrieve(
-        self, question: str, k: int | None = None, *, signals: Sequence[str] | None = None
+        self,
+        question: str,
+        k: int | None = None,
+        *,
+        signals: Sequence[str] | None = None,
+        rerank: bool = True,
     ) -> Retrieval:
         """Ranked candidates for a question, without generating: per-retriever ranks and scores,
-        fused score and rerank score, with the trace of each stage."""
-        return self._retrieval_pipeline(signals).run(question, k or self.config.retrieval.top_k)
+        fused score and rerank score, with the trace of each stage. `rerank=False` keeps the fused
+        order (the ablations of `citedesk eval --compare`)."""
+        return self._retrieval_pipeline(signals, rerank).run(question, k or self.config.retrieval.top_k)
 
-    def _retrieval_pipeline(self, signals: Sequence[str] | None) -> RetrievalPipeline:
+    def _retrieval_pipeline(self, signals: Sequence[str] | None, rerank: bool = True) -> RetrievalPipeline:
         return RetrievalPipeline(
             library=self.library,
             retrievers=self._retrievers(signals if signals is not None else self.config.retrieval.signals),
-            reranker=self.reranker(),
+            reranker=self.reranker() if rerank else IdentityReranker(),
             config=self.config.retrieval,
             rerank_head=self._rerank_head(),
         )

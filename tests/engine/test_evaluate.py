@@ -89,7 +89,21 @@ def test_retrieval_eval_on_a_tiny_corpus(tmp_path: Path) -> None:
     questions.write_text("\n".join(json.dumps(r) for r in rows))
     with Engine.open(tmp_path / "lib", embedder=HashEmbedder()) as engine:
         engine.ingest([corpus])
+        calls = []
+        retrieve = engine.retrieve
+        engine.retrieve = lambda *a, **kw: (
+            calls.append((kw.get("signals"), kw.get("rerank"))) or retrieve(*a, **kw)
+        )
         report = evaluate(engine, read_questions(questions), k=3, answers=False, compare=True)
+        unranked = retrieve("Who lends money?", k=2, rerank=False)
+        assert [t.details["reranker"] for t in unranked.trace if t.stage == "rerank"] == ["none"]
     assert report.retrieval.n == 2 and report.retrieval.recall_at_5 == 1.0
     assert set(report.compare) >= {"lexical", "vector", "hybrid"}
+    # The ablations are the retrievers alone: only the default run (and "hybrid+rerank") reranks.
+    assert {c for c in calls if c[1]} == {(None, True)}
+    assert {c[0] for c in calls if not c[1]} == {
+        ("lexical",),
+        ("vector",),
+        ("vector", "lexical", "structure"),
+    }
     assert report.as_json()["retrieval"]["recall@10"] == 1.0

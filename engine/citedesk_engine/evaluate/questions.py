@@ -207,12 +207,12 @@ def evaluate(
     spans = {q.id: gold.span(q) for q in questions}
     answerable = [q for q in questions if spans[q.id] is not None]
 
-    def retrieval_runs(signals: Sequence[str] | None, label: str) -> RetrievalScores:
+    def retrieval_runs(signals: Sequence[str] | None, label: str, rerank: bool = True) -> RetrievalScores:
         runs = []
         for done, q in enumerate(answerable, start=1):
             span = spans[q.id]
             assert span is not None
-            found = engine.retrieve(q.question, k=10, signals=signals).candidates
+            found = engine.retrieve(q.question, k=10, signals=signals, rerank=rerank).candidates
             runs.append(([overlaps(c.unit, span) for c in found], max(1, gold.relevant_units(span))))
             if on_progress:
                 on_progress(label, done, len(answerable))
@@ -221,7 +221,7 @@ def evaluate(
     report = EvalReport(n=len(questions), retrieval=retrieval_runs(None, "retrieve"))
     if compare:
         for name, signals in ABLATIONS.items():
-            report.compare[name] = retrieval_runs(signals, f"compare {name}")
+            report.compare[name] = retrieval_runs(signals, f"compare {name}", rerank=False)
         report.compare[f"hybrid+rerank ({engine.config.models.reranker})"] = report.retrieval
     if not answers:
         return report
