@@ -6,15 +6,16 @@ Three kinds of evidence decide, in this order:
    one to three sentences of the passage (stems, so "grew"/"growing" match);
 3. a semantic check: the packaged claim verifier (a cross-encoder trained on fact-checking data,
    training/verifier) reads the passage and the claim and gives the probability that the passage
-   supports it, so an honest paraphrase passes and a claim built of the passage's words that says
-   something else does not. Without it (verifier = none) the cosine similarity of claim and window
-   embeddings stands in, for partly aligned claims only.
+   supports it, so an honest paraphrase passes and a claim the passage does not bear out is refused
+   (a contradiction built of the passage's own words still often passes it: see its model card; the
+   guards are there for the kinds they know). Without it (verifier = none) the cosine similarity of
+   claim and window embeddings stands in, for partly aligned claims only.
 A claim is supported when no guard vetoes it, it is aligned enough, and the semantic check agrees
 (a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
 the answer to a question, a claim must add something to the question; a short answer (a name, a
-date, "yes", one of the options the question offers) is read by the verifier with its question,
-after every word of it is found in the passage; a sentence is checked like any claim. Thresholds
-live in VerifyConfig with how they were chosen.
+date, a count, "yes", one of the things the question names) is read by the verifier with its
+question, once every word it adds is found in the passage; a sentence is checked like any claim.
+Thresholds live in VerifyConfig with how they were chosen.
 """
 
 from __future__ import annotations
