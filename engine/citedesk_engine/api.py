@@ -69,6 +69,7 @@ class Engine:
         self._embedder_checked = False
         self._reranker: Reranker | None = None
         self._judge: ClaimJudge | None = None
+        self._judge_built = False
         self._llm: LocalLLM | None = None
         self._generator: Generator | None = None
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
@@ -253,8 +254,8 @@ class Engine:
 
     def claim_judge(self) -> ClaimJudge | None:
         """The claim verifier of the per-claim gate (None: verifier = none), built once."""
-        if self._judge is None:
-            self._judge = build_claim_judge(self.registry)
+        if not self._judge_built:
+            self._judge, self._judge_built = build_claim_judge(self.registry), True
         return self._judge
 
     def llm(self) -> LocalLLM:

@@ -61,23 +61,28 @@ class ClaimVerifier:
 
     def check(self, claim: str, passages: Sequence[str], question: str = "") -> Verdict:
         """Judge `claim` against each passage; the best supporting one decides."""
+        judge = self.judge() if self.judge is not None else None
         best: Verdict | None = None
         for index, passage in enumerate(passages):
-            verdict = self._check_one(claim, passage, question, index)
+            verdict = self._check_one(claim, passage, question, index, judge)
             if verdict.supported:
                 return verdict
             if best is None or verdict.score > best.score:
                 best = verdict
         return best or Verdict(False, "no passage", 0.0, -1, "no passage")
 
-    def _check_one(self, claim: str, passage: str, question: str, index: int) -> Verdict:
+    def _check_one(
+        self, claim: str, passage: str, question: str, index: int, judge: ClaimJudge | None
+    ) -> Verdict:
         if question and _YES_NO.match(claim) and _POLAR.match(question):
             # "yes"/"no" to a yes/no question has no words to align: only the verifier can judge it.
-            return self._judge_answer(claim, passage, question, index, 0.0, "a yes/no answer")
+            return self._judge_answer(judge, claim, passage, question, index, 0.0, "a yes/no answer")
         claim_stems = set(content_stems(claim))
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
-            return self._judge_answer(claim, passage, question, index, 0.0, "a number the passage states")
+            return self._judge_answer(
+                judge, claim, passage, question, index, 0.0, "a number the passage states"
+            )
         if not claim_stems:
             return Verdict(False, "empty claim", 0.0, index, "empty claim")
         window, coverage = self._best_window(claim_stems, passage, question)
@@ -92,7 +97,7 @@ class ClaimVerifier:
             return Verdict(
                 False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index, "guard: name"
             )
-        if _negation_changed(claim, window, question, judged=self._judge() is not None):
+        if _negation_changed(claim, window, question, judged=judge is not None):
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if _roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
@@ -105,14 +110,13 @@ class ClaimVerifier:
                 # "Which came first, A or B?" - "B"; "Which one of X's tales ...?" - "X's first tale":
                 # a short answer may be one of the things the question names; the verifier decides.
                 return self._judge_answer(
-                    claim, passage, question, index, coverage, "one of the question's options"
+                    judge, claim, passage, question, index, coverage, "one of the question's options"
                 )
             if not answer_stems:
                 return Verdict(
                     False, "adds nothing to the question", coverage, index, "adds nothing to the question"
                 )
-            judged = self._judge() is not None
-            if short or not judged:
+            if short or judge is None:
                 # Every word of the answer must stand in the passage.
                 passage_stems = set(content_stems(passage))
                 novel = sorted(s for s in answer_stems if not _matches(s, passage_stems))
@@ -124,16 +128,17 @@ class ClaimVerifier:
                         index,
                         "answer not in passage",
                     )
-                if not judged:
+                if judge is None:
                     return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index, "answer aligned")
                 # A short answer means nothing without its question: the verifier reads both.
-                return self._judge_answer(claim, passage, question, index, coverage, "the passage's answer")
+                return self._judge_answer(
+                    judge, claim, passage, question, index, coverage, "the passage's answer"
+                )
             # A sentence says what it claims: aligned and read by the verifier like any claim, on
             # its own (the verifier's question-form training pairs short right answers with sentence
             # hallucinations, HaluEval, and form must never decide).
         if coverage < self.config.min_alignment:
             return Verdict(False, f"not aligned {coverage:.2f}", coverage, index, "not aligned")
-        judge = self._judge()
         if judge is not None:
             support = judge.supported(passage, claim)
             aligned = coverage >= self.config.full_alignment
@@ -168,13 +173,16 @@ class ClaimVerifier:
             False, f"aligned {coverage:.2f}, semantic {similarity:.2f} too low", coverage, index, "semantic"
         )
 
-    def _judge(self) -> ClaimJudge | None:
-        return self.judge() if self.judge is not None else None
-
     def _judge_answer(
-        self, claim: str, passage: str, question: str, index: int, coverage: float, what: str
+        self,
+        judge: ClaimJudge | None,
+        claim: str,
+        passage: str,
+        question: str,
+        index: int,
+        coverage: float,
+        what: str,
     ) -> Verdict:
-        judge = self._judge()
         if judge is None:
             return Verdict(False, f"{what}: no verifier to judge it", coverage, index, "no semantic check")
         support = judge.supported(passage, claim, question)

@@ -35,8 +35,8 @@ def verifier_pair(
 class CrossEncoderClaimJudge:
     """The packaged claim verifier: the probability that the evidence supports the claim."""
 
-    def __init__(self, folder: Path, *, threads: int = 0) -> None:
-        self._scorer = CrossEncoderScorer(folder, batch_size=8, max_length=MAX_LENGTH, threads=threads)
+    def __init__(self, folder: Path) -> None:
+        self._scorer = CrossEncoderScorer(folder, batch_size=8, max_length=MAX_LENGTH)
 
     def supported(self, evidence: str, claim: str, question: str = "") -> float:
         row = self._scorer.probabilities([verifier_pair(evidence, claim, question)])[0]

@@ -11,6 +11,7 @@ import hashlib
 import importlib.util
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,13 +146,9 @@ class ModelRegistry:
     def _describe_reranker(self) -> ModelInfo:
         kind = self.config.reranker
         if kind == DEFAULT:
-            folder = packaged_reranker_folder()
-            try:
-                self.reranker_path()
-            except ModelError as exc:
-                return ModelInfo("reranker", "packaged", str(folder), 0, False, str(exc))
-            size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
-            return ModelInfo("reranker", "packaged", str(folder), size, True, RERANKER_TITLE)
+            return _describe_packaged(
+                "reranker", packaged_reranker_folder(), self.reranker_path, RERANKER_TITLE
+            )
         if kind in ("", "none"):
             return ModelInfo("reranker", "none", "", 0, True, "no reranker configured (fusion order kept)")
         if kind == "embedding":
@@ -179,13 +176,7 @@ class ModelRegistry:
         if self.config.verifier != DEFAULT:
             detail = f"unknown verifier {self.config.verifier!r}: choose default or none"
             return ModelInfo("verifier", "user", self.config.verifier, 0, False, detail)
-        folder = packaged_verifier_folder()
-        try:
-            self.verifier_path()
-        except ModelError as exc:
-            return ModelInfo("verifier", "packaged", str(folder), 0, False, str(exc))
-        size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
-        return ModelInfo("verifier", "packaged", str(folder), size, True, VERIFIER_TITLE)
+        return _describe_packaged("verifier", packaged_verifier_folder(), self.verifier_path, VERIFIER_TITLE)
 
     def _assembled(self, packaged: PackagedFile, filename: str) -> Path:
         target = self.cache_dir / "models" / filename
@@ -229,6 +220,16 @@ def packaged_reranker_folder() -> Path:
 
 def packaged_verifier_folder() -> Path:
     return resources_dir().joinpath(*VERIFIER_FOLDER)
+
+
+def _describe_packaged(slot: str, folder: Path, checked: Callable[[], Path], title: str) -> ModelInfo:
+    """A model folder shipped in resources/: verified by its pinned sha256 (`checked`)."""
+    try:
+        checked()
+    except ModelError as exc:
+        return ModelInfo(slot, "packaged", str(folder), 0, False, str(exc))
+    size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    return ModelInfo(slot, "packaged", str(folder), size, True, title)
 
 
 def _packaged_folder(folder: Path, sha256: str, what: str, alternative: str) -> Path:
