@@ -216,9 +216,10 @@ def resume(ckpt_path: Path, model, opt, sched) -> tuple[int, float, list]:
 # --- shipping a model --------------------------------------------------------------------------
 
 
-def export_cross_encoder(src: Path, out: Path) -> None:
+def export_cross_encoder(src: Path, out: Path) -> dict:
     """Write a trained run as a CrossEncoder folder with fp16 safetensors (config says float32, so
-    loading upcasts: fast and exact on CPU). The model card README.md in `out` is kept."""
+    loading upcasts: fast and exact on CPU). The model card README.md in `out` is kept. Returns the
+    run's train_state.json (the step the checkpoint was kept at), {} if it has none."""
     import shutil
     import tempfile
 
@@ -226,6 +227,8 @@ def export_cross_encoder(src: Path, out: Path) -> None:
     from safetensors.torch import load_file, save_file
     from sentence_transformers import CrossEncoder
 
+    state = json.loads((src / "train_state.json").read_text()) if (src / "train_state.json").exists() else {}
+    print(f"exporting {src} step {state.get('step', '?')}")
     tmp = Path(tempfile.mkdtemp(prefix="cross-encoder-fp32-"))
     CrossEncoder(str(src), device="cpu", max_length=MAX_LENGTH, local_files_only=True).save(str(tmp))
     out.mkdir(parents=True, exist_ok=True)
@@ -246,6 +249,7 @@ def export_cross_encoder(src: Path, out: Path) -> None:
     if keep_card is not None:
         card.write_text(keep_card)
     shutil.rmtree(tmp)
+    return state
 
 
 def write_sums(folder: Path) -> None:

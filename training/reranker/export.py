@@ -37,9 +37,7 @@ def main() -> None:
 
     torch.set_num_threads(2)
     src = RUNS / args.run / args.which
-    state = json.loads((src / "train_state.json").read_text()) if (src / "train_state.json").exists() else {}
-    print(f"exporting {src} {state.get('step', '')}")
-    export_cross_encoder(src, OUT_MODEL)
+    state = export_cross_encoder(src, OUT_MODEL)
     ce32 = CrossEncoder(str(src), device="cpu", max_length=MAX_LENGTH, local_files_only=True)
 
     # fp32 vs shipped fp16: same ranking on a sample of our own validation questions

@@ -39,9 +39,7 @@ def main() -> None:
 
     torch.set_num_threads(2)
     src = RUNS / args.run / args.which
-    state = json.loads((src / "train_state.json").read_text()) if (src / "train_state.json").exists() else {}
-    print(f"exporting {src} step {state.get('step', '?')}")
-    export_cross_encoder(src, OUT_MODEL)
+    state = export_cross_encoder(src, OUT_MODEL)
 
     # fp32 vs shipped fp16 on rows of our own validation split
     rows = read_jsonl(PREPARED / "val.jsonl")
