@@ -99,7 +99,9 @@ def test_the_verifier_decides_aligned_claims() -> None:
     accepting, judge = judged(config.min_support_aligned)
     verdict = accepting.check(claim, [PASSAGE])
     assert verdict.supported and verdict.check == "verifier"
-    assert judge.calls == [(PASSAGE, claim, "")]  # it reads the whole passage
+    # It reads the sentence that carries the claim's words: trained on one-sentence evidence, it
+    # doubts what a longer text states word for word.
+    assert judge.calls == [("Napoleon defeated the Austrian army at Austerlitz in 1805.", claim, "")]
     # The same words saying something else ("the thousands live together ..."): the verifier vetoes.
     rejecting, _ = judged(config.min_support_aligned - 0.01)
     verdict = rejecting.check(claim, [PASSAGE])
@@ -165,6 +167,15 @@ def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None
         "James Joyce was a novelist and a poet.", [passage], "Was James Joyce a novelist and poet?"
     )
     assert not restated.supported and "adds nothing" in restated.method
+    # Naming the question's subject, or restating all of it, picks no option: nothing is added.
+    semuren = "The Semuren were various allied groups from Central Asia."
+    for answer, question in (
+        ("The Semuren", "Who were the Semuren?"),
+        ("Semuren were allied groups", "Why were Semuren allied groups?"),
+        ("Mary Doria Russell or James Joyce", "Who was Irish, Mary Doria Russell or James Joyce?"),
+    ):
+        verdict = judged(1.0)[0].check(answer, [semuren + " " + passage], question)
+        assert not verdict.supported and "adds nothing" in verdict.method, (answer, verdict)
     # A count the passage states, in words: the verifier reads it with the question.
     bears = "The Bears have won nine NFL Championships, including one Super Bowl."
     verifier, judge = judged(0.9)

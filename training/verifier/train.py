@@ -37,7 +37,8 @@ MINIVAL_PER_SOURCE = 300
 def schedule(rows: list[dict], total: int) -> list[dict]:
     by_src: dict[str, list[dict]] = {}
     for r in rows:
-        by_src.setdefault(r["source"], []).append(r)
+        if r["source"] in MIX:  # squad_spans is prepared to measure a weakness, not trained on
+            by_src.setdefault(r["source"], []).append(r)
     rng = random.Random(SEED)
     for name in sorted(by_src):
         rng.shuffle(by_src[name])
@@ -125,7 +126,7 @@ def main() -> None:
     run_dir = RUNS / args.run
     run_dir.mkdir(parents=True, exist_ok=True)
     train_rows = read_jsonl(PREPARED / "train.jsonl")
-    mini = first_per_source(read_jsonl(PREPARED / "val.jsonl"), MINIVAL_PER_SOURCE)
+    mini = first_per_source([r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] in MIX], MINIVAL_PER_SOURCE)
     order = schedule(train_rows, args.steps * args.batch)
 
     base = base_model_dir()
