@@ -2,8 +2,14 @@
 
 The wording was chosen by trying variants on the packaged Qwen2.5-Coder-0.5B: asked in prose for
 "[n]" citations it often answers with the citation alone ("[1]") or repeats "[1] [2]"; one worked
-example makes it write a sentence and then cite. Wrong citation numbers are caught downstream: every
-claim is verified against the passage it is finally cited with.
+example makes it write the answer and then cite. Asked for the passage's own shortest words, it
+answers with the span that answers ("15 hours a day [1]") instead of a sentence that restates the
+question around it: on 60 answerable and 20 off-corpus squad-dev questions, answer accuracy went from
+0.35 to 0.40, false refusals from 0.38 to 0.22 (the per-claim gate doubted restating sentences read
+on their own; a short answer is read with its question) and the median ask from 3.3 s to 3.0 s
+(fewer tokens to write). It also answers with the question's own subject at times ("Who were the
+Semuren?" - "The Semuren"), which the gate refuses as adding nothing. Wrong citation numbers are
+caught downstream: every claim is verified against the passage it is finally cited with.
 """
 
 from __future__ import annotations
@@ -17,10 +23,11 @@ from .text import content_stems
 NOT_FOUND = "NOT IN PASSAGES"
 
 SYSTEM = (
-    f"Answer questions from the passages only. If they do not say, write {NOT_FOUND}. Example:\n"
+    "Answer questions from the passages only, with the shortest exact words of the passage that answer. "
+    f"If they do not say, write {NOT_FOUND}. Example:\n"
     "Passage 1: Cats sleep 15 hours a day.\n"
     "Question: How long do cats sleep?\n"
-    "Answer: Cats sleep 15 hours a day [1]."
+    "Answer: 15 hours a day [1]."
 )
 
 

