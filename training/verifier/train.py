@@ -37,8 +37,7 @@ MINIVAL_PER_SOURCE = 300
 def schedule(rows: list[dict], total: int) -> list[dict]:
     by_src: dict[str, list[dict]] = {}
     for r in rows:
-        if r["source"] in MIX:  # squad_spans is prepared to measure a weakness, not trained on
-            by_src.setdefault(r["source"], []).append(r)
+        by_src.setdefault(r["source"], []).append(r)
     rng = random.Random(SEED)
     for name in sorted(by_src):
         rng.shuffle(by_src[name])
@@ -125,7 +124,8 @@ def main() -> None:
     bf16 = not args.no_bf16
     run_dir = RUNS / args.run
     run_dir.mkdir(parents=True, exist_ok=True)
-    train_rows = read_jsonl(PREPARED / "train.jsonl")
+    # Only the sources of MIX: squad_spans is prepared to measure a weakness, not trained on.
+    train_rows = [r for r in read_jsonl(PREPARED / "train.jsonl") if r["source"] in MIX]
     mini = first_per_source([r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] in MIX], MINIVAL_PER_SOURCE)
     order = schedule(train_rows, args.steps * args.batch)
 
