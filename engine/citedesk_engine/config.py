@@ -55,16 +55,24 @@ class IngestConfig:
 class RetrievalConfig:
     top_k: int = 5
     pool: int = 50  # candidates each retriever returns before fusion
-    # How much of the fused list the reranker sees, and how its order counts: "fuse" adds it to the
-    # fusion as one more list, "replace" puts the fused head in the reranker's order. Measured on the
-    # first 150 answerable squad-dev questions with the packaged reranker (benchmarks/rerank_study.py):
-    # replace R@1 0.760-0.787 (worse than fusion alone, 0.787), fuse with a head of 10 R@1 0.807,
-    # MRR 0.876; scoring a head of 10 takes 0.16 s on 2 cores (bfloat16), 50 about 0.6 s.
+    # How the retrievers' lists are fused (retrieve/fusion.py): "scores" sums each list's min-max
+    # normalised scores with these weights; "rrf" is reciprocal rank fusion with rrf_k. The weights
+    # were chosen by benchmarks/fusion_study.py on our own held-out SQuAD-Shifts sets, never on
+    # shared/eval: see that script's docstring for the figures. The structure weight is set by hand
+    # (none of those sets has headings): a named section counts as much as the dense retriever.
+    fusion: str = "scores"
+    lexical_weight: float = 0.7
+    vector_weight: float = 0.3
+    structure_weight: float = 0.3
+    rrf_k: int = 60
+    # How much of the fused list the reranker sees, and how its scores count: "fuse" orders the head by
+    # (1 - rerank_weight) x fused + rerank_weight x rerank score (both min-max normalised over the
+    # head), "replace" by the reranker's scores alone. Chosen with the fusion weights (same script).
     rerank_head: int = 10
     rerank_mode: str = "fuse"
+    rerank_weight: float = 0.5
     gguf_rerank_head: int = 10  # the yes/no GGUF reranker costs ~0.5 s a passage on 2 cores
     rerank_batch: int = 16
-    rrf_k: int = 60
     # Which retrievers run: any of vector, lexical, structure. Empty: all that the library has.
     signals: tuple[str, ...] = ()
 

@@ -67,7 +67,10 @@ def test_retrieve_reports_every_retriever_and_fused_score(library_engine: Engine
     top = result.candidates[0]
     assert "Penguins" in top.unit.passage
     assert top.ranks["lexical"] == 0 and top.ranks["vector"] == 0
-    assert top.fused == pytest.approx(sum(1 / (61 + r) for r in top.ranks.values()))
+    # First in both lists: each normalised score is 1, so the fused score is the sum of the weights.
+    config = RetrievalConfig()
+    assert "structure" not in top.ranks
+    assert top.fused == pytest.approx(config.lexical_weight + config.vector_weight)
     assert [t.stage for t in result.trace] == [
         "retrieve.vector",
         "retrieve.lexical",
@@ -124,15 +127,22 @@ def test_reranker_reorders_and_can_drop() -> None:
     ]
 
 
-def test_fused_reranking_adds_the_rerank_order_to_the_fusion() -> None:
-    """fuse_k: a candidate's fused score gains 1 / (k + rerank rank + 1); fused gaps larger than what
-    the reranker can add survive, small ones yield to the reranker."""
-    pool = [replace(c, fused=f) for c, f in zip(candidates(3), (0.0328, 0.0327, 0.0200), strict=True)]
+def test_fused_reranking_blends_the_rerank_scores_into_the_fusion() -> None:
+    """fuse_weight w: the head is ordered by (1 - w) x fused + w x rerank, each min-max normalised over
+    the head; fused gaps larger than what the reranker can add survive, small ones yield to it."""
+    pool = [replace(c, fused=f) for c, f in zip(candidates(3), (0.90, 0.85, 0.20), strict=True)]
     reverse = Scripted(lambda passages: [float(i) for i in range(len(passages))])  # prefers the last
-    out = rerank("q", pool, reverse, head=3, fuse_k=60)
-    # v-000: 0.0328 + 1/63 = 0.04867; v-001: 0.0327 + 1/62 = 0.04883; v-002: 0.0200 + 1/61 = 0.03639
+    out = rerank("q", pool, reverse, head=3, fuse_weight=0.3)
+    # fused normalised: 1, 0.65 / 0.7 = 0.9286, 0; rerank normalised: 0, 0.5, 1
+    # v-000: 0.7; v-001: 0.65 + 0.15 = 0.8; v-002: 0 + 0.3 = 0.3
     assert [c.unit.unit_id for c in out] == ["v-001", "v-000", "v-002"]
     assert [c.rerank for c in out] == [1.0, 0.0, 2.0]
+    assert [c.fused for c in out] == [0.85, 0.90, 0.20]  # the fusion's own score is kept as it was
+    assert [c.unit.unit_id for c in rerank("q", pool, reverse, head=3, fuse_weight=0.0)] == [
+        "v-000",
+        "v-001",
+        "v-002",
+    ]
     replaced = rerank("q", pool, reverse, head=3)
     assert [c.unit.unit_id for c in replaced] == ["v-002", "v-001", "v-000"]
 
@@ -244,6 +254,28 @@ def test_reranker_configuration_errors(tmp_path: Path) -> None:
         pytest.raises(Exception, match="not a sentence-transformers model folder"),
     ):
         engine.retrieve("q")
+
+
+def test_rrf_fusion_remains_an_option(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "birds.md").write_text("# Birds\n\nPenguins cannot fly but swim very well.\n", encoding="utf-8")
+    config = Config(retrieval=RetrievalConfig(fusion="rrf"), models=ModelsConfig(reranker="none"))
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder()) as engine:
+        engine.ingest([docs])
+        result = engine.retrieve("Do penguins fly?", k=3)
+        top = result.candidates[0]
+        assert top.fused == pytest.approx(sum(1 / (61 + r) for r in top.ranks.values()))
+        assert next(t for t in result.trace if t.stage == "fuse").details == {"fusion": "rrf", "k": 60}
+    for retrieval, message in [
+        (RetrievalConfig(fusion="borda"), "Unknown fusion 'borda'"),
+        (RetrievalConfig(rerank_weight=1.5), "rerank_weight must lie between 0 and 1"),
+    ]:
+        with (
+            Engine.open(tmp_path / "lib", Config(retrieval=retrieval), embedder=HashEmbedder()) as engine,
+            pytest.raises(ConfigError, match=message),
+        ):
+            engine.retrieve("penguins")
 
 
 def test_top_k_default_and_override(library_engine: Engine, tmp_path: Path) -> None:

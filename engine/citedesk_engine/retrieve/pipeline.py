@@ -10,7 +10,7 @@ from ..config import RetrievalConfig
 from ..errors import ConfigError
 from ..index.library import Library
 from ..types import Candidate, Retrieval, StageTrace
-from .fusion import rrf_fuse
+from .fusion import rrf_fuse, score_fuse
 from .rerank import Reranker, rerank
 from .retrievers import Retriever
 
@@ -38,7 +38,7 @@ class RetrievalPipeline:
             lists[retriever.name] = hits
             trace.append(_trace(f"retrieve.{retriever.name}", 0, len(hits), started, pool=self.config.pool))
         started = time.perf_counter()
-        fused = rrf_fuse([[u for u, _ in hits] for hits in lists.values()], k=self.config.rrf_k)
+        fused = fuse(lists, self.config)
         head = fused[: max(k, self.rerank_head)]
         units = self.library.manifest.units_by_id([u for u, _ in head])
         # Each retriever's rank (first occurrence, zero-based) and score per unit, looked up once.
@@ -57,10 +57,16 @@ class RetrievalPipeline:
             if uid in units
         ]
         total = sum(len(h) for h in lists.values())
-        trace.append(_trace("fuse", total, len(fused), started, k=self.config.rrf_k))
+        trace.append(_trace("fuse", total, len(fused), started, **_fusion_details(self.config)))
         started = time.perf_counter()
-        fuse_k = self.config.rrf_k if check_rerank_mode(self.config.rerank_mode) == "fuse" else None
-        reranked = rerank(rerank_query or query, candidates, self.reranker, self.rerank_head, fuse_k=fuse_k)
+        joins = check_rerank_mode(self.config.rerank_mode) == "fuse"
+        reranked = rerank(
+            rerank_query or query,
+            candidates,
+            self.reranker,
+            self.rerank_head,
+            fuse_weight=self.config.rerank_weight if joins else None,
+        )
         trace.append(
             _trace(
                 "rerank",
@@ -76,6 +82,36 @@ class RetrievalPipeline:
 
 
 RERANK_MODES = ("fuse", "replace")
+FUSIONS = ("scores", "rrf")
+
+
+def fuse(lists: dict[str, list[tuple[str, float]]], config: RetrievalConfig) -> list[tuple[str, float]]:
+    """The retrievers' lists as one order, by the configured fusion."""
+    if check_fusion(config) == "rrf":
+        return rrf_fuse([[u for u, _ in hits] for hits in lists.values()], k=config.rrf_k)
+    return score_fuse(lists, fusion_weights(config))
+
+
+def fusion_weights(config: RetrievalConfig) -> dict[str, float]:
+    return {
+        "lexical": config.lexical_weight,
+        "vector": config.vector_weight,
+        "structure": config.structure_weight,
+    }
+
+
+def check_fusion(config: RetrievalConfig) -> str:
+    if config.fusion not in FUSIONS:
+        raise ConfigError(f"Unknown fusion {config.fusion!r} in [retrieval]: choose scores or rrf.")
+    if not 0.0 <= config.rerank_weight <= 1.0:
+        raise ConfigError(f"[retrieval] rerank_weight must lie between 0 and 1, got {config.rerank_weight}.")
+    return config.fusion
+
+
+def _fusion_details(config: RetrievalConfig) -> dict[str, object]:
+    if config.fusion == "rrf":
+        return {"fusion": "rrf", "k": config.rrf_k}
+    return {"fusion": "scores", **{f"{name}_weight": w for name, w in fusion_weights(config).items()}}
 
 
 def check_rerank_mode(mode: str) -> str:

@@ -24,6 +24,7 @@ from ..index.library import Library
 from ..models.cross_encoder import CrossEncoderScorer
 from ..protocols import Embedder
 from ..types import Candidate, Passage
+from .fusion import blend
 
 
 class Reranker(Protocol):
@@ -38,13 +39,13 @@ def rerank(
     reranker: Reranker,
     head: int,
     min_score: float | None = None,
-    fuse_k: int | None = None,
+    fuse_weight: float | None = None,
 ) -> list[Candidate]:
     """Reorder the first `head` candidates by the reranker's scores (drop those under `min_score`);
     the rest keep their fused order after them. Nothing that was not in `candidates` comes out.
 
-    With `fuse_k`, the reranker's order joins the fusion instead of replacing it: each candidate's
-    fused score gains 1 / (fuse_k + its rerank rank + 1), as one more retriever's list would."""
+    With `fuse_weight`, the reranker's scores join the fusion instead of replacing it: the head is
+    ordered by `blend(fused, rerank, fuse_weight)`, both min-max normalised over the head."""
     top, rest = list(candidates[:head]), list(candidates[head:])
     if not top:
         return rest
@@ -57,9 +58,9 @@ def rerank(
         raise RerankerError(f"The reranker {reranker.name} failed: {type(exc).__name__}: {exc}") from exc
     checked = _check(scores, len(top), reranker.name)
     ranked = sorted(zip(checked, range(len(top)), top, strict=True), key=lambda t: (-t[0], t[1]))
-    if fuse_k is not None:
-        bonus = {index: 1.0 / (fuse_k + rank + 1) for rank, (_, index, _) in enumerate(ranked)}
-        ranked = sorted(ranked, key=lambda t: (-(t[2].fused + bonus[t[1]]), t[1]))
+    if fuse_weight is not None:
+        blended = blend([c.fused for c in top], checked, fuse_weight)
+        ranked = sorted(ranked, key=lambda t: (-blended[t[1]], t[1]))
     kept = [replace(c, rerank=s) for s, _, c in ranked if min_score is None or s >= min_score]
     return kept + rest
 
