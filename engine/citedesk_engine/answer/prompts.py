@@ -8,8 +8,13 @@ question around it: on 60 answerable and 20 off-corpus squad-dev questions, answ
 0.35 to 0.40, false refusals from 0.38 to 0.22 (the per-claim gate doubted restating sentences read
 on their own; a short answer is read with its question) and the median ask from 3.3 s to 3.0 s
 (fewer tokens to write). It also answers with the question's own subject at times ("Who were the
-Semuren?" - "The Semuren"), which the gate refuses as adding nothing. Wrong citation numbers are
-caught downstream: every claim is verified against the passage it is finally cited with.
+Semuren?" - "The Semuren"), which the gate refuses as adding nothing. Three worked questions on one
+passage (a span, a definition, one date of two) made it pick the span nearer the question's words and
+define instead of repeating the subject: on those 80 squad-dev questions accuracy 0.45 -> 0.50, false
+refusals 0.23 -> 0.20; on 80 questions of our own (SQuAD-Shifts new_wiki, benchmarks/fusion_study.py's
+kind of set) 0.45 -> 0.475 and 0.19 -> 0.14. The longer system prompt costs nothing after the first
+question: llama.cpp keeps it as the cached prefix. Wrong citation numbers are caught downstream:
+every claim is verified against the passage it is finally cited with.
 """
 
 from __future__ import annotations
@@ -24,10 +29,15 @@ NOT_FOUND = "NOT IN PASSAGES"
 
 SYSTEM = (
     "Answer questions from the passages only, with the shortest exact words of the passage that answer. "
-    f"If they do not say, write {NOT_FOUND}. Example:\n"
-    "Passage 1: Cats sleep 15 hours a day.\n"
+    f"If they do not say, write {NOT_FOUND}. Examples:\n"
+    "Passage 1: Cats sleep 15 hours a day. A tabby is a domestic cat with a striped coat. The first cat "
+    "show was held in London in 1871, thousands of years after cats were first tamed in 7500 BC.\n"
     "Question: How long do cats sleep?\n"
-    "Answer: 15 hours a day [1]."
+    "Answer: 15 hours a day [1].\n"
+    "Question: What is a tabby?\n"
+    "Answer: a domestic cat with a striped coat [1].\n"
+    "Question: When was the first cat show held?\n"
+    "Answer: 1871 [1]."
 )
 
 
