@@ -182,6 +182,14 @@ def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None
     assert (
         verifier.check("one", [bears], "How many Super Bowls have the Bears won?").supported and judge.calls
     )
+    # A count written in digits where the passage writes it in words, and the other way round; a
+    # number the passage does not state stays out.
+    air = "There are four main mechanisms for cooling the air to its dew point. It takes 2 months."
+    for answer, question in (("4", "How many mechanisms cool air?"), ("two months", "How long is it?")):
+        verifier, judge = judged(0.9)
+        assert verifier.check(answer, [air], question).supported and judge.calls, answer
+    verdict = judged(1.0)[0].check("5", [air], "How many mechanisms cool air?")
+    assert not verdict.supported and "5" in verdict.method
 
 
 def test_a_negation_beside_a_short_answer_is_not_a_dropped_one() -> None:

@@ -121,8 +121,11 @@ class ClaimVerifier:
                 )
             if short or judge is None:
                 # Every word of the answer must stand in the passage.
-                passage_stems = set(content_stems(passage))
-                novel = sorted(s for s in answer_stems if not _matches(s, passage_stems))
+                passage_stems, stated = set(content_stems(passage)), numbers(passage)
+                # A number counts however it is written ("4" for "four", "two" for "2").
+                novel = sorted(
+                    s for s in answer_stems if not _matches(s, passage_stems) and _as_number(s) not in stated
+                )
                 if novel:
                     return Verdict(
                         False,
@@ -218,6 +221,11 @@ class ClaimVerifier:
 def _picks_an_option(claim_stems: set[str], question: str) -> bool:
     """The question offers alternatives ("A or B") and the answer names some of them, not all."""
     return bool(_ALTERNATIVES.search(question)) and claim_stems < set(content_stems(question))
+
+
+def _as_number(word: str) -> str:
+    """A number word or a digit string as `numbers` normalises it ("two" -> "2", "1,200" -> "1200")."""
+    return NUMBER_WORDS.get(word, word.replace(",", ""))
 
 
 def _count_in(claim: str, passage: str) -> bool:
