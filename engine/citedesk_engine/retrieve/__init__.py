@@ -1,4 +1,4 @@
-"""Retrieval: retrievers gated by signals, reciprocal rank fusion, reranking of the fused head."""
+"""Retrieval: retrievers gated by signals, score (or reciprocal rank) fusion, reranking of the fused head."""
 
 from .fusion import rrf_fuse
 
