@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .answer.verify import ClaimVerifier
+from .answer.verify import ClaimVerifier, Verdict
 from .api import Engine
 from .config import cache_dir, default_library_dir, load_config
 from .errors import EngineError
@@ -69,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
         "verify", parents=[common], help="measure the per-claim gate on labelled claims"
     )
     verify.add_argument("claims", metavar="CLAIMS.jsonl")
+    verify.add_argument(
+        "--details", metavar="FILE", help="write one JSON line per claim: label, verdict, what decided"
+    )
     evaluate = verbs.add_parser(
         "eval", parents=[common], help="retrieval, answers and refusals on labelled questions"
     )
@@ -331,13 +334,33 @@ def _verify(args: argparse.Namespace) -> int:
     embedder = SentenceTransformerEmbedder(registry.embedder_path(), name=registry.embedder_name())
     judge = build_claim_judge(registry)
     rows = read_claims(Path(args.claims))
-    report = verify_claims(
-        rows,
-        ClaimVerifier(config.verify, lambda: embedder, lambda: judge),
-        on_progress=None
-        if args.json
-        else lambda n: print(f"\r{n}/{len(rows)}", end="", file=sys.stderr, flush=True),
-    )
+    with contextlib.ExitStack() as stack:
+        details = (
+            stack.enter_context(Path(args.details).open("w", encoding="utf-8")) if args.details else None
+        )
+
+        def record(row: dict[str, object], verdict: Verdict) -> None:
+            if details is not None:
+                line = {
+                    "id": row.get("id"),
+                    "label": row["label"],
+                    "supported": verdict.supported,
+                    "right": verdict.supported == (row["label"] == "supported"),
+                    "check": verdict.check,
+                    "method": verdict.method,
+                    "claim": row["claim"],
+                    "question": row.get("question"),
+                }
+                details.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+        report = verify_claims(
+            rows,
+            ClaimVerifier(config.verify, lambda: embedder, lambda: judge),
+            on_progress=None
+            if args.json
+            else lambda n: print(f"\r{n}/{len(rows)}", end="", file=sys.stderr, flush=True),
+            on_verdict=record,
+        )
     if args.json:
         payload = plain(report)
         payload.pop("errors")

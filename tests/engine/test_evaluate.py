@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 from citedesk_engine import Engine
+from citedesk_engine.answer.verify import ClaimVerifier
+from citedesk_engine.config import VerifyConfig
+from citedesk_engine.evaluate.claims import verify_claims
 from citedesk_engine.evaluate.questions import (
     answer_matches,
     evaluate,
@@ -107,3 +110,42 @@ def test_retrieval_eval_on_a_tiny_corpus(tmp_path: Path) -> None:
         ("vector", "lexical", "structure"),
     }
     assert report.as_json()["retrieval"]["recall@10"] == 1.0
+
+
+class AcceptingJudge:
+    """A claim verifier that says "supported" to whatever reaches it."""
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        return 0.9
+
+
+def test_verify_metrics_by_hand() -> None:
+    passage = (
+        "The Treaty of Lisbon was signed by the member states on 13 December 2007. It entered into force "
+        "on 1 December 2009. Germany ratified the treaty after its constitutional court approved it. "
+        "Napoleon defeated the Austrian army at Austerlitz in 1805."
+    )
+    rows = [
+        ("a", "Napoleon defeated the Austrian army at Austerlitz.", "supported"),  # passes: right
+        ("b", "The Treaty of Lisbon entered into force on 1 December 2010.", "supported"),  # number: wrong
+        ("c", "The Treaty of Lisbon was signed on 13 December 2007 by 30 states.", "unsupported"),  # number
+        ("d", "Germany ratified the treaty after its court approved it.", "unsupported"),  # passes: wrong
+        (
+            "e",
+            "France ratified the treaty after its constitutional court approved it.",
+            "unsupported",
+        ),  # name
+    ]
+    claims = [{"id": i, "claim": c, "evidence": [passage], "label": label} for i, c, label in rows]
+    seen: list[tuple[object, bool]] = []
+    verifier = ClaimVerifier(VerifyConfig(), lambda: HashEmbedder(), lambda: AcceptingJudge())
+    report = verify_claims(claims, verifier, on_verdict=lambda row, v: seen.append((row["id"], v.supported)))
+    assert seen == [("a", True), ("b", False), ("c", False), ("d", True), ("e", False)]
+    # truth T T F F F, predicted T F F T F
+    assert report.n == 5 and report.accuracy == pytest.approx(3 / 5)
+    assert (report.supported.precision, report.supported.recall) == (0.5, 0.5)
+    assert report.unsupported.precision == pytest.approx(2 / 3)
+    assert report.unsupported.recall == pytest.approx(2 / 3)
+    assert report.balanced_accuracy == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert report.decided_by == {"verifier": 2, "guard: number": 2, "guard: name": 1}
+    assert [e["id"] for e in report.errors] == ["b", "d"]

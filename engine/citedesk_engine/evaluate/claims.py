@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..answer.verify import ClaimVerifier
+from ..answer.verify import ClaimVerifier, Verdict
 from ..errors import ConfigError
 
 
@@ -48,8 +48,10 @@ def verify_claims(
     rows: Iterable[dict[str, object]],
     verifier: ClaimVerifier,
     on_progress: Callable[[int], None] | None = None,
+    on_verdict: Callable[[dict[str, object], Verdict], None] | None = None,
 ) -> VerifyReport:
-    """Run the same per-claim gate the ask pipeline uses over labelled claims."""
+    """Run the same per-claim gate the ask pipeline uses over labelled claims; `on_verdict` sees each
+    row with the gate's verdict on it."""
     truth: list[bool] = []
     predicted: list[bool] = []
     decided: Counter[str] = Counter()
@@ -61,6 +63,8 @@ def verify_claims(
         truth.append(label)
         predicted.append(verdict.supported)
         decided[verdict.check] += 1
+        if on_verdict:
+            on_verdict(row, verdict)
         if label != verdict.supported:
             errors.append({"id": row.get("id"), "label": row["label"], "method": verdict.method})
         if on_progress:
