@@ -76,6 +76,7 @@ class RetrievalPipeline:
                 reranker=self.reranker.name,
                 head=self.rerank_head,
                 mode=self.config.rerank_mode,
+                **({"weight": self.config.rerank_weight} if joins else {}),
             )
         )
         return Retrieval(query=query, candidates=tuple(reranked[:k]), trace=tuple(trace))
