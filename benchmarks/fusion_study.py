@@ -21,13 +21,16 @@ Measured 2026-11-30 (heldout: 146 s, squad-dev: 72 s on 2 cores), Recall@1:
       + rerank weight 0.5                  0.874 / 0.412 (chosen: best mean of 0.0-1.0)
     squad-dev (400 answerable)             lexical 0.802, vector 0.675, rrf 0.777
       score fusion, vector weight 0.3      0.835 (0.4 would give 0.853: not chosen, this is not our data)
-      + rerank weight 0.5                  0.830 (R@5 0.978, MRR 0.893); 0.1 would give 0.848
+      + rerank weight 0.5                  0.830 (R@5 0.978, MRR 0.892); 0.1 would give 0.848
+
+The sets are a seeded draw: another draw (seeding by source name instead of file name) preferred
+vector 0.4 (mean R@1 0.628 against 0.621 at 0.3) and the same rerank weight 0.5. Between 0.3 and 0.4
+the difference is within what the draw moves; the shipped 0.3 is the first draw's choice.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import re
@@ -35,46 +38,58 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from citedesk_engine import Config, Engine
 from citedesk_engine.config import RetrievalConfig
-from citedesk_engine.evaluate.questions import GoldIndex, overlaps, read_questions
-from citedesk_engine.retrieve.fusion import blend, rrf_fuse, score_fuse
-from citedesk_engine.types import Passage
+from citedesk_engine.evaluate.questions import GoldIndex, overlaps, read_questions, score_retrieval
+from citedesk_engine.retrieve.fusion import rrf_fuse, score_fuse
+from citedesk_engine.retrieve.rerank import Reranker, rerank
+from citedesk_engine.types import Candidate, EvidenceUnit, Passage
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
-RAW = ROOT / "training" / "data" / "raw" / "squad_shifts"
-SEED = 20240611
+sys.path.insert(0, str(ROOT / "training" / "reranker"))
+from common import RAW, SEED, SQUAD_SHIFTS, as_question  # noqa: E402
+from prepare import is_val  # noqa: E402  (the reranker's own validation split)
+
 HEAD = 10
 VECTOR_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 1.0)
 RERANK_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
-Hits = dict[str, list[tuple[str, float]]]
 
 
 @dataclass
 class Asked:
-    """One question's retriever lists, the units that overlap its gold passage, and a rerank cache."""
+    """One question, each retriever's pool for it, its units and those that overlap its gold passage."""
 
     question: str
-    lists: Hits
+    lists: dict[str, list[tuple[str, float]]]
+    units: dict[str, EvidenceUnit]
     gold: set[str]
-    texts: dict[str, str]
-    rerank: dict[str, float]
 
 
-def is_val(group: str) -> bool:
-    """The reranker's validation rule (training/reranker/prepare.py: 8 % of groups by hash)."""
-    return int(hashlib.sha256(f"{SEED}:{group}".encode()).hexdigest(), 16) % 100 < 8
+@dataclass
+class CachedReranker:
+    """The packaged reranker, each (question, unit) scored once however many fusions reuse it."""
+
+    inner: Reranker
+    name: str = "cached"
+    seen: dict[tuple[str, str], float] = field(default_factory=dict)
+
+    def score(self, query: str, passages: Sequence[Passage]) -> list[float]:
+        missing = [p for p in passages if (query, p.unit_id) not in self.seen]
+        if missing:
+            scores = self.inner.score(query, missing)
+            self.seen.update({(query, p.unit_id): s for p, s in zip(missing, scores, strict=True)})
+        return [self.seen[(query, p.unit_id)] for p in passages]
 
 
-def build_heldout(source: str, articles: int, out: Path, limit: int = 400) -> tuple[Path, Path]:
+def build_heldout(name: str, articles: int, out: Path, limit: int = 400) -> tuple[Path, Path]:
     """A corpus folder (one text file per article: title, blank line, paragraphs) and a questions.jsonl
     in the squad-dev format, asked only about the articles the reranker held out."""
-    data = json.loads((RAW / source).read_text(encoding="utf-8"))["data"]
-    rng = random.Random(f"{SEED}:{source}")
+    data = json.loads((RAW / "squad_shifts" / SQUAD_SHIFTS[name]).read_text(encoding="utf-8"))["data"]
+    rng = random.Random(f"{SEED}:{SQUAD_SHIFTS[name]}")  # the seed the shipped weights were chosen with
     held = [a for a in data if is_val(a["title"])]
     others = sorted((a for a in data if not is_val(a["title"])), key=lambda a: a["title"])
     rng.shuffle(others)
@@ -83,91 +98,62 @@ def build_heldout(source: str, articles: int, out: Path, limit: int = 400) -> tu
     corpus.mkdir(parents=True)
     questions = []
     for article in chosen:
-        name = re.sub(r"\W+", "_", article["title"])[:60] + ".txt"
+        file = re.sub(r"\W+", "_", article["title"])[:60] + ".txt"
         paragraphs = [p["context"].strip() for p in article["paragraphs"]]
         title = article["title"].replace("_", " ")
-        (corpus / name).write_text(title + "\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+        (corpus / file).write_text(title + "\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
         if article not in held:
             continue
         for paragraph in article["paragraphs"]:
             for qa in paragraph["qas"]:
-                text = qa["question"].strip()
-                if text:
+                if qa["question"].strip():
                     questions.append(
                         {
                             "id": qa["id"],
-                            "question": text[0].upper() + text[1:] + ("" if text.endswith("?") else "?"),
+                            "question": as_question(qa["question"].strip()),
                             "answers": sorted({a["text"] for a in qa["answers"]}),
-                            "gold": {"document": name, "passage": paragraph["context"].strip()},
+                            "gold": {"document": file, "passage": paragraph["context"].strip()},
                         }
                     )
     rng.shuffle(questions)
     path = out / "questions.jsonl"
     path.write_text("".join(json.dumps(q) + "\n" for q in questions[:limit]), encoding="utf-8")
-    print(f"{source}: {len(chosen)} articles ({len(held)} held out), {min(limit, len(questions))} questions")
+    print(f"{name}: {len(chosen)} articles ({len(held)} held out), {min(limit, len(questions))} questions")
     return corpus, path
 
 
 def collect(engine: Engine, questions_path: Path) -> list[Asked]:
-    questions = [q for q in read_questions(questions_path) if q.gold_document]
+    """Each answerable question's retriever pools, read once through the engine's own pipeline."""
     gold_index = GoldIndex(engine)
-    retrievers = engine._retrieval_pipeline(None, rerank=False).retrievers
-    live = set(engine.library.manifest.live_versions().values())
+    pipeline = engine._retrieval_pipeline(None, rerank=False)
     asked = []
-    for q in questions:
+    for q in read_questions(questions_path):
+        if not q.gold_document:
+            continue
         span = gold_index.span(q)
-        lists = {
-            r.name: [
-                (u, s)
-                for u, s in r.search(q.question, engine.config.retrieval.pool)
-                if u.split("-")[0] in live
-            ]
-            for r in retrievers
-        }
-        ids = list({u for hits in lists.values() for u, _ in hits})
-        units = engine.library.manifest.units_by_id(ids)
-        gold = {u for u in ids if u in units and span is not None and overlaps(units[u], span)}
-        texts = {u: unit.index_text for u, unit in units.items()}
-        asked.append(Asked(q.question, lists, gold, texts, {}))
+        lists = pipeline.hits(q.question)
+        units = engine.library.manifest.units_by_id(list({u for hits in lists.values() for u, _ in hits}))
+        gold = {u for u, unit in units.items() if span is not None and overlaps(unit, span)}
+        asked.append(Asked(q.question, lists, units, gold))
     return asked
 
 
-def rank_metrics(orders: Sequence[Sequence[str]], asked: Sequence[Asked]) -> tuple[float, float, float]:
-    firsts = [
-        next((i for i, u in enumerate(order) if u in a.gold), None)
-        for order, a in zip(orders, asked, strict=True)
-    ]
-    n = max(1, len(asked))
-    return (
-        sum(f == 0 for f in firsts) / n,
-        sum(f is not None and f < 5 for f in firsts) / n,
-        sum(1 / (f + 1) for f in firsts if f is not None) / n,
-    )
+def reranked(a: Asked, weights: dict[str, float], weight: float, reranker: Reranker) -> list[str]:
+    """The engine's order: score fusion, then its `fuse` rerank mode over the head."""
+    fused = [Candidate(a.units[u], {}, {}, s) for u, s in score_fuse(a.lists, weights) if u in a.units]
+    return [c.unit.unit_id for c in rerank(a.question, fused, reranker, HEAD, fuse_weight=weight)]
 
 
-def reranked(a: Asked, fused: list[tuple[str, float]], weight: float, score: Callable) -> list[str]:
-    """The engine's `fuse` mode: the head ordered by blend(fused, rerank, weight), the rest after it."""
-    head, rest = fused[:HEAD], [u for u, _ in fused[HEAD:]]
-    missing = [u for u, _ in head if u not in a.rerank]
-    if missing:
-        a.rerank.update(
-            zip(missing, score(a.question, [Passage(u, a.texts[u]) for u in missing]), strict=True)
-        )
-    blended = blend([s for _, s in head], [a.rerank[u] for u, _ in head], weight)
-    order = sorted(range(len(head)), key=lambda i: (-blended[i], i))
-    return [head[i][0] for i in order] + rest
-
-
-def study(sets: dict[str, list[Asked]], score: Callable, choose: bool) -> None:
+def study(sets: dict[str, list[Asked]], reranker: Reranker, choose: bool) -> None:
     """Every fusion on every set. With `choose`, the vector weight and then the rerank weight with the
     best mean Recall@1 (ties: nearer 0.5); without, the rerank rows use the configured vector weight."""
 
     def show(label: str, order_of: Callable[[Asked], list[str]]) -> float:
         cells, r1s = [], []
         for asked in sets.values():
-            r1, r5, mrr = rank_metrics([order_of(a) for a in asked], asked)
-            cells.append(f"{r1:.3f} {r5:.3f} {mrr:.3f}")
-            r1s.append(r1)
+            got = score_retrieval([([u in a.gold for u in order_of(a)], len(a.gold)) for a in asked])
+            cells.append(f"{got.recall_at_1:.3f} {got.recall_at_5:.3f} {got.mrr:.3f}")
+            r1s.append(got.recall_at_1)
         mean = sum(r1s) / len(r1s)
         print(f"{label:34s}" + "".join(f"{c:>22s}" for c in cells) + f"{mean:>10.3f}")
         return mean
@@ -190,12 +176,12 @@ def study(sets: dict[str, list[Asked]], score: Callable, choose: bool) -> None:
     joined = {
         r: show(
             f"scores {vector} + rerank {r}",
-            lambda a, r=r: reranked(a, score_fuse(a.lists, weights), r, score),
+            lambda a, r=r: reranked(a, weights, r, reranker),
         )
         for r in RERANK_WEIGHTS
     }
-    rerank = best(joined) if choose else configured.rerank_weight
-    print(f"-> rerank weight {rerank}" + ("" if choose else f", as configured: R@1 {joined[rerank]:.3f}"))
+    weight = best(joined) if choose else configured.rerank_weight
+    print(f"-> rerank weight {weight}" + ("" if choose else f", as configured: R@1 {joined[weight]:.3f}"))
 
 
 def main() -> None:
@@ -208,12 +194,12 @@ def main() -> None:
     sets: dict[str, list[Asked]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         if args.which == "heldout":
-            if not RAW.is_dir():
+            if not (RAW / "squad_shifts").is_dir():
                 sys.exit(
-                    f"{RAW} is missing: run training/reranker/prepare.py first (it fetches SQuAD-Shifts)."
+                    f"{RAW} has no SQuAD-Shifts: run training/reranker/prepare.py first (it fetches them)."
                 )
-            sources = {"ss_wiki": ("new_wiki_v1.0.json", 12), "ss_amazon": ("amazon_reviews_v1.0.json", 80)}
-            inputs = {n: build_heldout(f, k, Path(tmp) / n) for n, (f, k) in sources.items()}
+            articles = {"ss_wiki": 12, "ss_amazon": 80}
+            inputs = {n: build_heldout(n, k, Path(tmp) / n) for n, k in articles.items()}
         else:
             squad = SHARED / "eval" / "squad-dev"
             inputs = {"squad-dev": (squad / "corpus", squad / "questions.jsonl")}
@@ -222,10 +208,10 @@ def main() -> None:
                 engine.ingest([corpus])
                 sets[name] = collect(engine, questions)
                 # The packaged cross-encoder reads no library: it outlives the engine that built it.
-                score = engine.reranker().score
+                reranker = CachedReranker(engine.reranker())
         asked = sum(len(s) for s in sets.values())
         print(f"{asked} questions retrieved in {time.perf_counter() - started:.0f} s")
-        study(sets, score, choose=args.which == "heldout")
+        study(sets, reranker, choose=args.which == "heldout")
     print(f"elapsed {time.perf_counter() - started:.0f} s")
 
 

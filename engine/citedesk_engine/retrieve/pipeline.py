@@ -29,14 +29,7 @@ class RetrievalPipeline:
         """`query` feeds the retrievers (it may fold in a conversation); the reranker judges the
         candidates against `rerank_query`, the question as asked."""
         trace: list[StageTrace] = []
-        live = set(self.library.manifest.live_versions().values())
-        lists: dict[str, list[tuple[str, float]]] = {}
-        for retriever in self.retrievers:
-            started = time.perf_counter()
-            # A unit id starts with its version: rows of versions not committed are never returned.
-            hits = [(u, s) for u, s in retriever.search(query, self.config.pool) if u.split("-")[0] in live]
-            lists[retriever.name] = hits
-            trace.append(_trace(f"retrieve.{retriever.name}", 0, len(hits), started, pool=self.config.pool))
+        lists = self.hits(query, trace)
         started = time.perf_counter()
         fused = fuse(lists, self.config)
         head = fused[: max(k, self.rerank_head)]
@@ -59,7 +52,7 @@ class RetrievalPipeline:
         total = sum(len(h) for h in lists.values())
         trace.append(_trace("fuse", total, len(fused), started, **_fusion_details(self.config)))
         started = time.perf_counter()
-        joins = check_rerank_mode(self.config.rerank_mode) == "fuse"
+        joins = check_rerank_mode(self.config) == "fuse"
         reranked = rerank(
             rerank_query or query,
             candidates,
@@ -80,6 +73,21 @@ class RetrievalPipeline:
             )
         )
         return Retrieval(query=query, candidates=tuple(reranked[:k]), trace=tuple(trace))
+
+    def hits(self, query: str, trace: list[StageTrace] | None = None) -> dict[str, list[tuple[str, float]]]:
+        """Each retriever's pool for `query`: {name: [(unit_id, score)] best first}, traced into `trace`."""
+        live = set(self.library.manifest.live_versions().values())
+        lists: dict[str, list[tuple[str, float]]] = {}
+        for retriever in self.retrievers:
+            started = time.perf_counter()
+            # A unit id starts with its version: rows of versions not committed are never returned.
+            found = [(u, s) for u, s in retriever.search(query, self.config.pool) if u.split("-")[0] in live]
+            lists[retriever.name] = found
+            if trace is not None:
+                trace.append(
+                    _trace(f"retrieve.{retriever.name}", 0, len(found), started, pool=self.config.pool)
+                )
+        return lists
 
 
 RERANK_MODES = ("fuse", "replace")
@@ -104,8 +112,6 @@ def fusion_weights(config: RetrievalConfig) -> dict[str, float]:
 def check_fusion(config: RetrievalConfig) -> str:
     if config.fusion not in FUSIONS:
         raise ConfigError(f"Unknown fusion {config.fusion!r} in [retrieval]: choose scores or rrf.")
-    if not 0.0 <= config.rerank_weight <= 1.0:
-        raise ConfigError(f"[retrieval] rerank_weight must lie between 0 and 1, got {config.rerank_weight}.")
     return config.fusion
 
 
@@ -115,10 +121,14 @@ def _fusion_details(config: RetrievalConfig) -> dict[str, object]:
     return {"fusion": "scores", **{f"{name}_weight": w for name, w in fusion_weights(config).items()}}
 
 
-def check_rerank_mode(mode: str) -> str:
-    if mode not in RERANK_MODES:
-        raise ConfigError(f"Unknown rerank_mode {mode!r} in [retrieval]: choose fuse or replace.")
-    return mode
+def check_rerank_mode(config: RetrievalConfig) -> str:
+    if config.rerank_mode not in RERANK_MODES:
+        raise ConfigError(
+            f"Unknown rerank_mode {config.rerank_mode!r} in [retrieval]: choose fuse or replace."
+        )
+    if not 0.0 <= config.rerank_weight <= 1.0:
+        raise ConfigError(f"[retrieval] rerank_weight must lie between 0 and 1, got {config.rerank_weight}.")
+    return config.rerank_mode
 
 
 def check_signals(signals: Sequence[str]) -> tuple[str, ...]:
