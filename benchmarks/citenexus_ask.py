@@ -30,7 +30,7 @@ Run by hand (not a test), from the repository root, on an otherwise idle machine
 
 Prints, per side: median and p95 seconds per ask, how many questions were answered, partly answered
 and refused, how many answers to the answerable questions contain one of their reference answers
-(case-insensitive, non-alphanumerics collapsed to spaces), how many unanswerable ones were refused;
+(`citedesk eval`'s own match: SQuAD normalisation, substring), how many unanswerable ones were refused;
 then the ratio of medians (CiteDesk / CiteNexus), CiteNexus's mean generator calls per ask (it tries up to
 five passages in turn) and the run's wall time. --out receives one JSON line per question with both
 sides' seconds, decision, answer text, refusal reason and correctness.
@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import tempfile
 import time
@@ -50,6 +49,7 @@ from typing import Any
 
 from citedesk_engine import Config, Engine
 from citedesk_engine.config import IngestConfig, ModelsConfig, batch_thread_count, cache_dir, thread_count
+from citedesk_engine.evaluate.questions import answer_matches, percentiles
 from citedesk_engine.models.registry import ModelRegistry
 from citenexus import CiteNexus, OpenAICompatibleGenerator
 from citenexus_side import MiniLMForCiteNexus
@@ -154,19 +154,6 @@ def load_questions(path: Path, answerable: int, unanswerable: int) -> tuple[list
     return gold[:answerable] + off_corpus[:unanswerable], gold[answerable]["question"]
 
 
-def normalise(text: str) -> str:
-    return " ".join(re.sub(r"[\W_]+", " ", text.lower()).split())
-
-
-def contains_answer(text: str, answers: list[str]) -> bool:
-    found = normalise(text)
-    return any(normalise(answer) and normalise(answer) in found for answer in answers)
-
-
-def p95(samples: list[float]) -> float:
-    return statistics.quantiles(samples, n=20, method="inclusive")[18] if len(samples) > 1 else samples[0]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="JSONL file for the per-question rows")
@@ -209,7 +196,7 @@ def main() -> None:
                 result = side.ask(item["question"])
                 seconds = time.perf_counter() - ask_started
                 answered = result["decision"] != "refused"
-                correct = answered and contains_answer(result["text"], row["answers"])
+                correct = answered and answer_matches(result["text"], row["answers"])
                 measured[side.name] = {"seconds": round(seconds, 3), **result, "correct": correct}
             row |= {side.name: measured[side.name] for side in sides}  # the same key order on every row
             rows.append(row)
@@ -231,15 +218,15 @@ def main() -> None:
     medians = {}
     for side in sides:
         results = [row[side.name] for row in rows]
-        seconds = [r["seconds"] for r in results]
-        medians[side.name] = statistics.median(seconds)
+        spread = percentiles([r["seconds"] for r in results])
+        medians[side.name] = spread["p50"]
         decisions = [r["decision"] for r in results]
         correct = sum(r["correct"] for r, row in zip(results, rows, strict=True) if row["answerable"])
         refused_off = sum(
             r["decision"] == "refused" for r, row in zip(results, rows, strict=True) if not row["answerable"]
         )
         print(
-            f"{side.name:<18}{medians[side.name]:>9.2f}{p95(seconds):>8.2f}{decisions.count('answered'):>10}"
+            f"{side.name:<18}{spread['p50']:>9.2f}{spread['p95']:>8.2f}{decisions.count('answered'):>10}"
             f"{decisions.count('partial'):>9}{decisions.count('refused'):>9}{correct:>12}{refused_off:>22}"
         )
     ratio = medians[CiteDeskSide.name] / medians[CiteNexusSide.name]
