@@ -6,8 +6,9 @@
    probability 0.5, and 3-way accuracy, per source.
 2. The per-claim gate of the app (citedesk_engine.answer.verify, the same code `citedesk verify` runs)
    with this model, on the same split, over a grid of its three thresholds; the chosen ones maximise
-   mean balanced accuracy there (VitaminC and HaluEval for the two claim thresholds, as answers that
-   are sentences are judged as claims; HaluEval and the conflicts for the short-answer one). They are
+   mean balanced accuracy there (VitaminC, HaluEval and the synthetic compressions for the two claim
+   thresholds, as answers that are sentences are judged as claims; HaluEval and the conflicts for the
+   short-answer one). They are
    what config.VerifyConfig holds.
 3. For the record only (nothing is chosen on it): the gate on shared/eval/claims with the chosen values.
 """
@@ -84,13 +85,15 @@ def main() -> None:
     claims = {s: as_claims(rows) for s, rows in by_source.items()}
     base = VerifyConfig()
     # The claim thresholds judge every sentence, the answers' too (HaluEval's hallucinations are
-    # sentences): chosen on VitaminC and HaluEval together; then the short-answer one.
+    # sentences): chosen on VitaminC, HaluEval and the compressions together; then the short-answer one.
+    claim_sources = tuple(s for s in ("vitaminc", "halueval", "compress") if s in claims)
+
     def mean_ba(config: VerifyConfig, sources: tuple[str, ...]) -> float:
         return sum(gate(claims[s], judge, config)["balanced_accuracy"] for s in sources) / len(sources)
 
     best_claim = max(
         itertools.product(GRID_SUPPORT, GRID_ALIGNED),
-        key=lambda t: (mean_ba(dataclasses.replace(base, min_support=t[0], min_support_aligned=t[1]), ("vitaminc", "halueval")), -abs(t[0] - 0.5)),
+        key=lambda t: (mean_ba(dataclasses.replace(base, min_support=t[0], min_support_aligned=t[1]), claim_sources), -abs(t[0] - 0.5)),
     )
     claim_config = dataclasses.replace(base, min_support=best_claim[0], min_support_aligned=best_claim[1])
     best_answer = max(

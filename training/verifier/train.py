@@ -5,7 +5,7 @@
 
 A 3-way cross-encoder over (evidence, hypothesis) pairs in the form the app uses
 (citedesk_engine.models.claim_model.verifier_pair): 0 supported, 1 refuted, 2 not enough info.
-Each step draws --batch rows from the sources in MIX (deterministic order, sources cycle when exhausted).
+Each step draws --batch rows from the sources of --mix (deterministic order, sources cycle when exhausted).
 bf16 autocast on CPU (AMX) for speed; master weights, optimizer and loss in fp32.
 Validation on a fixed subset of our own split (never shared eval) at 1/3, 2/3 and the end; the best
 (mean balanced accuracy of supported vs not over the sources) is kept in runs/<run>/best.
@@ -30,11 +30,17 @@ from citedesk_engine.models.claim_model import LABELS, MAX_LENGTH, verifier_pair
 PREPARED = VERIFIER_PREPARED
 RUNS = VERIFIER_RUNS
 # VitaminC teaches paraphrase and contrastive edits; the QA sources teach "is this the passage's answer".
-MIX = {"vitaminc": 0.55, "halueval": 0.25, "conflicts": 0.20}
+# The second stage (--mix compress, from the first stage's model) adds the synthetic compressions of
+# compress.py (a cut, a dropped head, a swapped word in an otherwise copied sentence) and keeps
+# rehearsing the first stage's sources so it does not forget them.
+MIXES = {
+    "main": {"vitaminc": 0.55, "halueval": 0.25, "conflicts": 0.20},
+    "compress": {"compress": 0.50, "vitaminc": 0.25, "halueval": 0.15, "conflicts": 0.10},
+}
 MINIVAL_PER_SOURCE = 300
 
 
-def schedule(rows: list[dict], total: int) -> list[dict]:
+def schedule(rows: list[dict], total: int, mix: dict[str, float]) -> list[dict]:
     by_src: dict[str, list[dict]] = {}
     for r in rows:
         by_src.setdefault(r["source"], []).append(r)
@@ -42,7 +48,7 @@ def schedule(rows: list[dict], total: int) -> list[dict]:
     for name in sorted(by_src):
         rng.shuffle(by_src[name])
     names = sorted(by_src)
-    weights = [MIX[n] for n in names]
+    weights = [mix[n] for n in names]
     pos = dict.fromkeys(names, 0)
     out = []
     for _ in range(total):
@@ -111,6 +117,8 @@ def main() -> None:
     ap.add_argument("--weight-decay", type=float, default=0.01)
     ap.add_argument("--ckpt-every", type=int, default=100)
     ap.add_argument("--run", default="main")
+    ap.add_argument("--mix", choices=sorted(MIXES), default="main", help="which sources, in what shares")
+    ap.add_argument("--init", type=Path, help="start from this trained verifier instead of the base model")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--micro-batch", type=int, default=8)
@@ -124,12 +132,15 @@ def main() -> None:
     bf16 = not args.no_bf16
     run_dir = RUNS / args.run
     run_dir.mkdir(parents=True, exist_ok=True)
-    # Only the sources of MIX: squad_spans is prepared to measure a weakness, not trained on.
-    train_rows = [r for r in read_jsonl(PREPARED / "train.jsonl") if r["source"] in MIX]
-    mini = first_per_source([r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] in MIX], MINIVAL_PER_SOURCE)
-    order = schedule(train_rows, args.steps * args.batch)
+    mix = MIXES[args.mix]
+    # Only the sources of the mix: squad_spans is prepared to measure a weakness, not trained on.
+    train_rows = [r for r in read_jsonl(PREPARED / "train.jsonl") if r["source"] in mix]
+    if not {r["source"] for r in train_rows} >= set(mix):
+        raise SystemExit(f"missing training rows for {sorted(set(mix) - {r['source'] for r in train_rows})}: run prepare.py (and parse.py, compress.py)")
+    mini = first_per_source([r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] in mix], MINIVAL_PER_SOURCE)
+    order = schedule(train_rows, args.steps * args.batch, mix)
 
-    base = base_model_dir()
+    base = args.init or base_model_dir()
     tok = AutoTokenizer.from_pretrained(base)
     model = AutoModelForSequenceClassification.from_pretrained(
         base, num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id={v: k for k, v in enumerate(LABELS)}
@@ -139,7 +150,7 @@ def main() -> None:
     ckpt_path = run_dir / "ckpt.pt"
     start, best, history = resume(ckpt_path, model, opt, sched) if args.resume else (0, -1.0, [])
     eval_at = {args.steps // 3, 2 * args.steps // 3, args.steps}
-    (run_dir / "args.json").write_text(json.dumps(vars(args) | {"mix": MIX, "max_length": MAX_LENGTH, "seed": SEED, "base": str(base)}, indent=1))
+    (run_dir / "args.json").write_text(json.dumps(vars(args) | {"mix": mix, "max_length": MAX_LENGTH, "seed": SEED, "base": str(base)}, indent=1, default=str))
     t0 = time.time()
     log = open(run_dir / "log.jsonl", "a", buffering=1)
     for step in range(start, args.steps):
