@@ -1,10 +1,11 @@
 """Time to answer a question: CiteNexus 0.13.1's ask() against CiteDesk's, side by side in one run.
 
-Both sides answer with the same generator (CiteDesk's packaged Qwen2.5-Coder-0.5B-Instruct Q4_K_M GGUF
-through llama-cpp-python: temperature 0, the same context size, answer-token limit and thread counts),
-embed with the same all-MiniLM-L6-v2, and read the same squad-dev corpus and questions: the first 60
-answerable questions of ../shared/eval/squad-dev/questions.jsonl ("gold" set) and the first 20
-unanswerable ones ("gold": null, where the right outcome is a refusal).
+Both sides answer with the same generator (CiteDesk's packaged default, Qwen2.5-Coder-1.5B-Instruct Q4_K_M
+GGUF, or `--generator small`, the 0.5B one, through llama-cpp-python: temperature 0, the same context
+size, answer-token limit and thread counts), embed with the same all-MiniLM-L6-v2, and read the same
+squad-dev corpus and questions: the first 60 answerable questions of
+../shared/eval/squad-dev/questions.jsonl ("gold" set) and the first 20 unanswerable ones ("gold": null,
+where the right outcome is a refusal).
 
 CiteNexus keeps its own defaults: its own prompt (OpenAICompatibleGenerator's, whose Transport seam is
 answered in process by llama.cpp, so no socket is opened), its own gates, all six of its retrieval signals
@@ -39,6 +40,7 @@ sides' seconds, decision, answer text, refusal reason and correctness.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -160,6 +162,7 @@ def main() -> None:
     parser.add_argument("--answerable", type=int, default=60)
     parser.add_argument("--unanswerable", type=int, default=20)
     parser.add_argument("--squad-dev", type=Path, default=SQUAD_DEV)
+    parser.add_argument("--generator", default="default", help="default | small | a .gguf path (both sides)")
     parser.add_argument(
         "--citenexus-signals", nargs="+", help="e.g. embedding text (default: CiteNexus's own, all six)"
     )
@@ -169,6 +172,7 @@ def main() -> None:
     questions_file, corpus = args.squad_dev / "questions.jsonl", args.squad_dev / "corpus"
     questions, warm_up = load_questions(questions_file, args.answerable, args.unanswerable)
     config = Config()
+    config = dataclasses.replace(config, models=dataclasses.replace(config.models, generator=args.generator))
     with tempfile.TemporaryDirectory(prefix="citenexus-ask-") as tmp:
         sides = [
             CiteNexusSide(Path(tmp) / "citenexus", config, args.citenexus_signals),

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, Q
 # (component, what it does here, license) of everything a build of CiteDesk carries.
 COMPONENTS = (
     ("all-MiniLM-L6-v2", "embedding model (sentence-transformers)", "Apache-2.0"),
-    ("Qwen2.5-Coder-0.5B-Instruct", "generator model (GGUF, Q4_K_M)", "Apache-2.0"),
+    ("Qwen2.5-Coder-1.5B-Instruct", "generator model (GGUF, Q4_K_M)", "Apache-2.0"),
+    ("Qwen2.5-Coder-0.5B-Instruct", "smaller generator option (GGUF, Q4_K_M)", "Apache-2.0"),
     ("Qt 6 / PySide6", "user interface", "LGPL-3.0"),
     ("PyMuPDF / MuPDF", "reading and rendering PDF", "AGPL-3.0 (or Artifex commercial)"),
     ("llama.cpp / llama-cpp-python", "running the generator", "MIT"),

@@ -231,6 +231,9 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         dialog.context.setValue(2)
         dialog.verifier.setCurrentIndex(dialog.verifier.findData("none"))
         dialog.signals["structure"].setChecked(False)
+        assert not dialog.generator.path.isEnabled()  # a packaged model needs no path
+        dialog.generator.choice.setCurrentIndex(dialog.generator.choice.findData("small"))
+        assert dialog.generator.value() == "small" and not dialog.generator.path.isEnabled()
         asked = []
         monkeypatch.setattr(
             QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes
@@ -240,6 +243,7 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         edited = dialog.config()
         assert edited.retrieval.top_k == 7 and edited.retrieval.signals == ("vector", "lexical")
         assert edited.answer.context_passages == 2 and edited.models.verifier == "none"
+        assert edited.models.generator == "small"
         progress = []
         window.runner.event.connect(lambda e: progress.append(window.library.progress_box.isVisible()))
         window.apply_settings(edited, dialog.reembed)

@@ -6,10 +6,10 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from citedesk_engine.config import ModelsConfig
+from citedesk_engine.config import DEFAULT, SMALL, ModelsConfig
 from citedesk_engine.errors import ModelError
 from citedesk_engine.models import registry as reg
-from citedesk_engine.models.registry import GENERATOR, ModelRegistry, PackagedFile
+from citedesk_engine.models.registry import GENERATOR, GENERATOR_SMALL, ModelRegistry, PackagedFile
 
 
 def fake_parts(root: Path, monkeypatch: pytest.MonkeyPatch, contents: list[bytes]) -> PackagedFile:
@@ -26,16 +26,19 @@ def fake_parts(root: Path, monkeypatch: pytest.MonkeyPatch, contents: list[bytes
     return PackagedFile("generator", "fake", tuple(parts), "1.0", hashlib.sha256(whole).hexdigest(), "MIT")
 
 
-def test_packaged_generator_assembles_and_verifies(tmp_path: Path) -> None:
-    registry = ModelRegistry(ModelsConfig(), tmp_path / "cache")
+@pytest.mark.parametrize(("choice", "packaged"), [(DEFAULT, GENERATOR), (SMALL, GENERATOR_SMALL)])
+def test_packaged_generators_assemble_and_verify(tmp_path: Path, choice: str, packaged: PackagedFile) -> None:
+    registry = ModelRegistry(ModelsConfig(generator=choice), tmp_path / "cache")
     path = registry.generator_path()
-    assert path.read_bytes()[:4] == b"GGUF"
-    assert path.stat().st_size == sum(reg._part_path(GENERATOR, p).stat().st_size for p in GENERATOR.parts)
+    with path.open("rb") as f:
+        assert f.read(4) == b"GGUF"
+    assert path.stat().st_size == sum(reg._part_path(packaged, p).stat().st_size for p in packaged.parts)
     assert not list(path.parent.glob("*.partial"))
     stamp = path.stat().st_mtime
     assert registry.generator_path() == path and path.stat().st_mtime == stamp  # not rebuilt
     infos = {m.slot: m for m in registry.describe(verify=True)}
     assert infos["generator"].verified and infos["embedder"].verified
+    assert infos["generator"].detail == packaged.title
     assert infos["embedder"].size_bytes > 80_000_000
 
 

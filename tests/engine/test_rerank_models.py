@@ -28,8 +28,8 @@ def test_gguf_yes_no_reranker_prefers_the_answering_passage(tmp_path: Path) -> N
     assert scores[1] == max(scores) and scores[1] > 0.5
     # Logits at temperature 0 from a fresh state: the same question scores the same every time.
     assert reranker.score("What do emperor penguins eat?", PASSAGES) == scores
-    # The 0.5B judge is weak beyond such clear cases (issue 6 measured it near chance on harder data),
-    # which is why it is an option and not the default.
+    # A small generator is a weak judge beyond such clear cases (issue 6 measured the 0.5B near chance
+    # on harder data) and a slow one (a generation a passage): an option, not the default.
 
 
 def test_cross_encoder_folder_is_loaded_and_used(tmp_path: Path) -> None:

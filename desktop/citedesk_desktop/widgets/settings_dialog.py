@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from citedesk_engine import Config, ModelInfo
-from citedesk_engine.config import DEFAULT
+from citedesk_engine.config import DEFAULT, SMALL
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -58,14 +58,23 @@ TRUST_TEXT = {
 class ModelSlot(QWidget):
     """A model slot: the packaged default or the user's own file or folder, with its state."""
 
-    def __init__(self, value: str, info: ModelInfo | None, pick_folder: bool, caption: str) -> None:
+    def __init__(
+        self,
+        value: str,
+        info: ModelInfo | None,
+        pick_folder: bool,
+        caption: str,
+        packaged: tuple[tuple[str, str], ...] = (("Packaged default", DEFAULT),),
+    ) -> None:
         super().__init__()
         self._pick_folder = pick_folder
         self._caption = caption
+        self._packaged = {key for _, key in packaged}
         self.choice = QComboBox()
-        self.choice.addItem("Packaged default", DEFAULT)
+        for label, key in packaged:
+            self.choice.addItem(label, key)
         self.choice.addItem("My own " + ("folder…" if pick_folder else "file…"), "user")
-        self.path = QLineEdit("" if value == DEFAULT else value)
+        self.path = QLineEdit("" if value in self._packaged else value)
         self.path.setPlaceholderText("folder" if pick_folder else "file")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
@@ -82,14 +91,15 @@ class ModelSlot(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
         self.choice.currentIndexChanged.connect(self._sync)
-        self.choice.setCurrentIndex(0 if value == DEFAULT else 1)
+        self.choice.setCurrentIndex(self.choice.findData(value if value in self._packaged else "user"))
         self._sync()
 
     def value(self) -> str:
-        return DEFAULT if self.choice.currentData() == DEFAULT else self.path.text().strip()
+        key = self.choice.currentData()
+        return key if key in self._packaged else self.path.text().strip()
 
     def _sync(self) -> None:
-        self.path.setEnabled(self.choice.currentData() != DEFAULT)
+        self.path.setEnabled(self.choice.currentData() not in self._packaged)
 
     def _browse(self) -> None:
         start = self.path.text() or str(Path.home())
@@ -99,7 +109,7 @@ class ModelSlot(QWidget):
             chosen, _ = QFileDialog.getOpenFileName(self, self._caption, start, "GGUF models (*.gguf)")
         if chosen:
             self.path.setText(chosen)
-            self.choice.setCurrentIndex(1)
+            self.choice.setCurrentIndex(self.choice.findData("user"))
 
 
 class SettingsDialog(QDialog):
@@ -115,7 +125,16 @@ class SettingsDialog(QDialog):
         m, r, a = config.models, config.retrieval, config.answer
 
         self.embedder = ModelSlot(m.embedder, info.get("embedder"), True, "Embedder folder")
-        self.generator = ModelSlot(m.generator, info.get("generator"), False, "Generator model")
+        self.generator = ModelSlot(
+            m.generator,
+            info.get("generator"),
+            False,
+            "Generator model",
+            (
+                ("Packaged: Qwen2.5-Coder 1.5B (default)", DEFAULT),
+                ("Packaged: Qwen2.5-Coder 0.5B (faster, less accurate)", SMALL),
+            ),
+        )
         self.reranker = QComboBox()
         for key, text in RERANKERS.items():
             self.reranker.addItem(text, key)
