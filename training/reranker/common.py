@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
-from scipy import sparse
 
 REPO = Path(__file__).resolve().parents[2]
 TRAINING = REPO / "training"
@@ -311,6 +310,8 @@ class BM25:
         avgdl = max(lengths.mean(), 1e-9) if n else 1.0
         denom = tf + k1 * (1.0 - b + b * lengths[rows_a] / avgdl)
         w = idf[cols_a] * tf * (k1 + 1.0) / denom
+        from scipy import sparse  # not at the top: verifier/parse.py runs in a venv without scipy
+
         self.matrix = sparse.csc_matrix((w, (rows_a, cols_a)), shape=(n, len(self.vocab)))
         self.n = n
 

