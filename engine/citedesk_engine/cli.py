@@ -10,6 +10,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -161,6 +162,31 @@ def _print_event(event: Event) -> None:
         print(f"    embedding {event.done}/{event.total}", file=sys.stderr, flush=True)
     elif isinstance(event, StageStarted) and event.stage == "ingest":
         print(f"Ingesting {event.subject}", flush=True)
+
+
+@dataclass
+class ProgressLine:
+    """Progress of a long verb on stderr: one line rewritten in place in a terminal; in a log (CI, a
+    redirect) a line per tenth of each stage, so the log stays readable."""
+
+    enabled: bool = True
+    terminal: bool = field(default_factory=lambda: sys.stderr.isatty())
+    _shown: dict[str, int] = field(default_factory=dict)
+
+    def __call__(self, label: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self.terminal:
+            print(f"\r{label}: {done}/{total}   ", end="", file=sys.stderr, flush=True)
+            return
+        tenth = done * 10 // max(total, 1)
+        if tenth > self._shown.get(label, 0):
+            self._shown[label] = tenth
+            print(f"{label}: {done}/{total}", file=sys.stderr, flush=True)
+
+    def end(self) -> None:
+        if self.enabled and self.terminal:
+            print(file=sys.stderr)
 
 
 def _file_json(result: FileResult) -> dict[str, Any]:
@@ -334,6 +360,7 @@ def _verify(args: argparse.Namespace) -> int:
     embedder = SentenceTransformerEmbedder(registry.embedder_path(), name=registry.embedder_name())
     judge = build_claim_judge(registry)
     rows = read_claims(Path(args.claims))
+    progress = ProgressLine()
     with contextlib.ExitStack() as stack:
         details = (
             stack.enter_context(Path(args.details).open("w", encoding="utf-8")) if args.details else None
@@ -356,9 +383,7 @@ def _verify(args: argparse.Namespace) -> int:
         report = verify_claims(
             rows,
             ClaimVerifier(config.verify, lambda: embedder, lambda: judge),
-            on_progress=None
-            if args.json
-            else lambda n: print(f"\r{n}/{len(rows)}", end="", file=sys.stderr, flush=True),
+            on_progress=None if args.json else lambda n: progress("claims", n, len(rows)),
             on_verdict=record,
         )
     if args.json:
@@ -366,7 +391,7 @@ def _verify(args: argparse.Namespace) -> int:
         payload.pop("errors")
         print(json.dumps(payload))
         return 0
-    print(file=sys.stderr)
+    progress.end()
     print(f"claims             {report.n}")
     print(f"accuracy           {report.accuracy:.3f}")
     print(f"balanced accuracy  {report.balanced_accuracy:.3f}")
@@ -390,9 +415,7 @@ def _eval(args: argparse.Namespace) -> int:
     )
     questions = read_questions(Path(args.questions))[: args.limit]
 
-    def progress(label: str, done: int, total: int) -> None:
-        if not args.json:
-            print(f"\r{label}: {done}/{total}   ", end="", file=sys.stderr, flush=True)
+    progress = ProgressLine(enabled=not args.json)
 
     stack = contextlib.ExitStack()  # closes the details file with the engine
     details = stack.enter_context(Path(args.details).open("w", encoding="utf-8")) if args.details else None  # noqa: SIM115
@@ -434,7 +457,7 @@ def _eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_json()))
         return 0
-    print(file=sys.stderr)
+    progress.end()
     rows = {"default": result.retrieval, **result.compare}
     print(f"{'retrieval':<28}" + "".join(f"{m:>10}" for m in ("R@1", "R@5", "R@10", "MRR", "nDCG@10")))
     for name, s in rows.items():
