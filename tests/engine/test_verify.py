@@ -162,6 +162,23 @@ def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None
     options = "Who was Irish, Mary Doria Russell or James Joyce?"
     verifier, judge = judged(0.9)
     assert verifier.check("James Joyce", [passage], options).supported and judge.calls
+    # However long the option's name; "between A and B" offers options too.
+    films = "Ring of Fire is a 1991 film. Garlic Is as Good as Ten Mothers is a 1980 film by Les Blank."
+    for answer, question in (
+        (
+            "Garlic Is as Good as Ten Mothers",
+            "Which film came first, Ring of Fire or Garlic Is as Good as Ten Mothers?",
+        ),
+        ("Ring of Fire", "Between Garlic Is as Good as Ten Mothers and Ring of Fire, which is more recent?"),
+        ("Ring of Fire", "Between Garlic Is as Good as Ten Mothers and Ring of Fire which is more recent?"),
+    ):
+        verifier, judge = judged(0.9)
+        assert verifier.check(answer, [films], question).supported and judge.calls, answer
+    # A comparison stated in the question's own words is refused: the verifier cannot judge it.
+    verdict = judged(1.0)[0].check(
+        "Ring of Fire came first.", [films], "Which came first, Ring of Fire or Garlic?"
+    )
+    assert not verdict.supported and "adds nothing" in verdict.method
     # A sentence that restates the question adds nothing, whatever the verifier would say.
     restated = judged(1.0)[0].check(
         "James Joyce was a novelist and a poet.", [passage], "Was James Joyce a novelist and poet?"
