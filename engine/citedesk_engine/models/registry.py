@@ -72,7 +72,7 @@ GENERATOR_SMALL = PackagedFile(
 # resources/ as fp16 safetensors; the pinned hash catches a damaged or swapped file.
 RERANKER_FOLDER = ("models", "reranker")  # under resources/
 RERANKER_TITLE = "CiteDesk reranker: MiniLM-L6 cross-encoder trained on open QA data (Apache-2.0)"
-RERANKER_SHA256 = "3da50c3c5477f8e5147c7503268bb0ecd8309c7b3f5b8a6f793858e1ea2c508b"
+RERANKER_SHA256 = "a9152ec68b8e965b8030c6b67e5ee85d6028a882817999a813d54cc6e60ac23b"
 # The claim verifier of the per-claim gate (training/verifier), shipped the same way.
 VERIFIER_FOLDER = ("models", "verifier")
 VERIFIER_TITLE = "CiteDesk claim verifier: MiniLM-L6 cross-encoder, fact-checking data (Apache-2.0)"
