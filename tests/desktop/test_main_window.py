@@ -10,8 +10,8 @@ import pytest
 from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
 from citedesk_desktop.widgets.library_panel import COLUMNS
-from citedesk_desktop.widgets.settings_dialog import SettingsDialog
-from citedesk_engine import Config, Engine, load_config
+from citedesk_desktop.widgets.settings_dialog import PENDING, SettingsDialog
+from citedesk_engine import Config, Engine, ModelInfo, load_config
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.testing import HashEmbedder
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
@@ -267,3 +267,32 @@ def test_settings_refuse_an_empty_choice(qtbot, monkeypatch) -> None:
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
     dialog.accept()
     assert warnings == ["Choose at least one way to search."] and dialog.result() == 0
+
+
+def test_settings_state_lines_follow_the_choice(qtbot) -> None:
+    """A slot's state line describes the loaded model; another choice says it is checked on loading."""
+    models = tuple(
+        ModelInfo(slot, "packaged", f"/models/{slot}", 1_000_000, True, f"{slot} verified")
+        for slot in ("embedder", "generator", "reranker", "verifier")
+    )
+    dialog = SettingsDialog(Config(), models, documents=0)
+    qtbot.addWidget(dialog)
+    lines = {
+        "generator": dialog.generator.state,
+        "reranker": dialog.reranker_state,
+        "verifier": dialog.verifier_state,
+    }
+    assert all(f"{slot} verified" in line.text() for slot, line in lines.items())
+    dialog.generator.choice.setCurrentIndex(dialog.generator.choice.findData("small"))
+    dialog.reranker.setCurrentIndex(dialog.reranker.findData("none"))
+    dialog.verifier.setCurrentIndex(dialog.verifier.findData("none"))
+    assert all(line.text() == PENDING for line in lines.values())
+    assert "embedder verified" in dialog.embedder.state.text()
+    # Back to what is loaded: its state again; a changed server URL is another reranker.
+    dialog.generator.choice.setCurrentIndex(dialog.generator.choice.findData("default"))
+    dialog.reranker.setCurrentIndex(dialog.reranker.findData("default"))
+    assert "generator verified" in lines["generator"].text()
+    assert "reranker verified" in lines["reranker"].text()
+    dialog.reranker.setCurrentIndex(dialog.reranker.findData("http"))
+    dialog.reranker_url.setText("http://127.0.0.1:8080")
+    assert lines["reranker"].text() == PENDING

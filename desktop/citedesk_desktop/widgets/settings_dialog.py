@@ -48,6 +48,11 @@ VERIFIERS = {
     "default": "Packaged claim verifier (recommended)",
     "none": "None: embedding similarity for paraphrases",
 }
+# The state line of a model slot set to something other than what is loaded.
+PENDING = (
+    "<small>Not loaded yet: takes effect after OK, when models load again (files and checksums are "
+    "checked then).</small>"
+)
 TRUST_TEXT = {
     "strict": "Strict: cite only documents at or above the floor tier; refuse on conflicts",
     "normal": "Normal: prefer higher tiers, show conflicts",
@@ -70,6 +75,8 @@ class ModelSlot(QWidget):
         self._pick_folder = pick_folder
         self._caption = caption
         self._packaged = {key for _, key in packaged}
+        self._configured = value
+        self._loaded = _state(info)
         self.choice = QComboBox()
         for label, key in packaged:
             self.choice.addItem(label, key)
@@ -91,6 +98,7 @@ class ModelSlot(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
         self.choice.currentIndexChanged.connect(self._sync)
+        self.path.textChanged.connect(self._sync)
         self.choice.setCurrentIndex(self.choice.findData(value if value in self._packaged else "user"))
         self._sync()
 
@@ -100,6 +108,8 @@ class ModelSlot(QWidget):
 
     def _sync(self) -> None:
         self.path.setEnabled(self.choice.currentData() not in self._packaged)
+        # The state describes the model loaded now; another choice is only checked when it loads.
+        self.state.setText(self._loaded if self.value() == self._configured else PENDING)
 
     def _browse(self) -> None:
         start = self.path.text() or str(Path.home())
@@ -148,6 +158,8 @@ class SettingsDialog(QDialog):
         self.reranker_state = QLabel(_state(info.get("reranker")))
         self.reranker_state.setWordWrap(True)
         self.reranker.currentIndexChanged.connect(self._sync_reranker)
+        for edit in (self.reranker_path, self.reranker_url, self.reranker_model):
+            edit.textChanged.connect(self._sync_reranker)
         self.verifier = QComboBox()
         for key, text in VERIFIERS.items():
             self.verifier.addItem(text, key)
@@ -158,6 +170,9 @@ class SettingsDialog(QDialog):
         )
         self.verifier_state = QLabel(_state(info.get("verifier")))
         self.verifier_state.setWordWrap(True)
+        self.verifier.currentIndexChanged.connect(self._sync_verifier)
+        # What the reranker and verifier state lines say while the loaded choice stays chosen.
+        self._loaded = {slot: _state(info.get(slot)) for slot in ("reranker", "verifier")}
         self.threads = QSpinBox()
         self.threads.setRange(0, 64)
         self.threads.setSpecialValueText("automatic (cores − 1)")
@@ -295,6 +310,17 @@ class SettingsDialog(QDialog):
         self.reranker_path.setEnabled(kind == "cross-encoder")
         self.reranker_url.setEnabled(kind == "http")
         self.reranker_model.setEnabled(kind == "http")
+        m = self.original.models
+        chosen = (
+            kind,
+            *(e.text().strip() for e in (self.reranker_path, self.reranker_url, self.reranker_model)),
+        )
+        same = chosen == (m.reranker, m.reranker_path, m.reranker_url, m.reranker_model)
+        self.reranker_state.setText(self._loaded["reranker"] if same else PENDING)
+
+    def _sync_verifier(self) -> None:
+        same = self.verifier.currentData() == self.original.models.verifier
+        self.verifier_state.setText(self._loaded["verifier"] if same else PENDING)
 
 
 def _state(info: ModelInfo | None) -> str:
