@@ -9,32 +9,28 @@ that passage with the packaged reranker, and asks how well the answer sentence's
 over the passage's best other sentence) separates right answers (a gold answer in the claim) from
 wrong ones: AUC, and what a refusal cut would cost.
 
-Measured 2026-11-30 on the 600-step reranker's run (321 of 354 answers found in a passage; 221 right,
-100 wrong; ~7 min on 2 busy cores): score AUC 0.616, margin AUC 0.621; every cut refuses about as many
-right answers as wrong ones (margin < -0.1: 22 right lost, 24 wrong caught). Not a usable check; on
-our own SQuAD-Shifts rows (answer sentence against other sentences) it had reached AUC 0.80.
+Measured 2026-11-30 on the 600-step reranker's run (321 of 354 answers found in a passage; 228 right,
+93 wrong by `citedesk eval`'s answer match; 3.5 min on 2 cores): score AUC 0.615, margin AUC 0.632;
+every cut refuses about as many right answers as wrong ones (margin < -0.1: 23 right lost, 23 wrong
+caught). Not a usable check; on our own SQuAD-Shifts rows (answer sentence against other sentences) it
+had reached AUC 0.80.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
+import sys
 from pathlib import Path
 
 import numpy as np
 from citedesk_engine import Engine
 from citedesk_engine.answer.claims import sentences
-from citedesk_engine.config import cache_dir
-from citedesk_engine.index.blobs import sha256_hex
+from citedesk_engine.evaluate.questions import answer_matches, eval_library_dir, normalize
 from citedesk_engine.resources import resources_dir
 from sentence_transformers import CrossEncoder
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "eval" / "squad-dev" / "corpus"
-
-
-def norm(text: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", text.lower())).strip()
 
 
 def auc(pos: list[float], neg: list[float]) -> float:
@@ -49,16 +45,18 @@ def main() -> None:
     rows = [json.loads(line) for line in Path(args.details).read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if r["answerable"] and r["decision"] != "refused"]
     model = CrossEncoder(str(resources_dir() / "models" / "reranker"), device="cpu", local_files_only=True)
-    library = cache_dir() / "eval" / sha256_hex(str(CORPUS.resolve()).encode())[:16]  # as `citedesk eval`
+    library = eval_library_dir(CORPUS)
+    if not library.is_dir():
+        sys.exit(f"No eval library for {CORPUS}: run `citedesk eval ... --corpus {CORPUS}` first.")
     found = []
     with Engine.open(library) as engine:
         for r in rows:
             claims = [c["text"] for c in r["claims"] if c["supported"]]
-            answer = norm(claims[0]) if claims else ""
-            right = any(norm(x) and norm(x) in norm(r["answer"]) for x in r["expected"])
+            answer = normalize(claims[0]) if claims else ""
+            right = answer_matches(r["answer"], r["expected"])
             for candidate in engine.retrieve(r["question"], k=3).candidates:
                 said = sentences(candidate.unit.passage)
-                hit = [i for i, s in enumerate(said) if answer and answer in norm(s)]
+                hit = [i for i, s in enumerate(said) if answer and answer in normalize(s)]
                 if hit:
                     break
             else:

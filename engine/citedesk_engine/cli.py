@@ -19,9 +19,8 @@ from .api import Engine
 from .config import cache_dir, default_library_dir, load_config
 from .errors import EngineError
 from .evaluate.claims import read_claims, verify_claims
-from .evaluate.questions import Question, evaluate, read_questions
+from .evaluate.questions import Question, eval_library_dir, evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
-from .index.blobs import sha256_hex
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.registry import ModelRegistry
@@ -409,10 +408,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _eval(args: argparse.Namespace) -> int:
     corpus = Path(args.corpus).expanduser().resolve()
-    # Not the user's own library: a library per corpus, so a re-run skips the unchanged files.
-    library = (
-        Path(args.library) if args.library else cache_dir() / "eval" / sha256_hex(str(corpus).encode())[:16]
-    )
+    library = Path(args.library) if args.library else eval_library_dir(corpus)
     questions = read_questions(Path(args.questions))[: args.limit]
 
     progress = ProgressLine(enabled=not args.json)

@@ -13,6 +13,7 @@ from citedesk_engine.config import VerifyConfig
 from citedesk_engine.evaluate.claims import verify_claims
 from citedesk_engine.evaluate.questions import (
     answer_matches,
+    eval_library_dir,
     evaluate,
     ndcg_at,
     normalize,
@@ -149,3 +150,17 @@ def test_verify_metrics_by_hand() -> None:
     assert report.balanced_accuracy == pytest.approx((1 / 2 + 2 / 3) / 2)
     assert report.decided_by == {"verifier": 2, "guard: number": 2, "guard: name": 1}
     assert [e["id"] for e in report.errors] == ["b", "d"]
+
+
+def test_eval_library_is_one_per_corpus_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`citedesk eval` and the benchmarks find the same library for a corpus however it is written."""
+    corpus, other = tmp_path / "corpus", tmp_path / "other"
+    corpus.mkdir()
+    other.mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert (
+        eval_library_dir(Path("corpus"))
+        == eval_library_dir(corpus)
+        == eval_library_dir(other / ".." / "corpus")
+    )
+    assert eval_library_dir(other) != eval_library_dir(corpus)

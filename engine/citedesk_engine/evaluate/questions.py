@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..api import Engine
+from ..config import cache_dir
 from ..errors import ConfigError
+from ..index.blobs import sha256_hex
 from ..types import Answer, Decision, EvidenceUnit
 
 ABLATIONS: dict[str, tuple[str, ...]] = {
@@ -110,6 +112,12 @@ def read_questions(path: Path) -> list[Question]:
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise ConfigError(f"{path}:{number}: not a question line ({exc})") from exc
     return questions
+
+
+def eval_library_dir(corpus: Path) -> Path:
+    """Where `citedesk eval` keeps a corpus's library (not the user's own): one per corpus folder, so
+    a re-run skips the unchanged files."""
+    return cache_dir() / "eval" / sha256_hex(str(corpus.expanduser().resolve()).encode())[:16]
 
 
 def normalize(text: str) -> str:
