@@ -6,7 +6,7 @@
 For each answered answerable question it finds the first of the top-3 retrieved passages whose
 sentence holds the answer's first supported claim, scores (question, sentence) for every sentence of
 that passage with the packaged reranker, and asks how well the answer sentence's score (and its margin
-over the passage's best other sentence) separates right answers (a gold answer in the claim) from
+over the passage's best other sentence) separates right answers (a gold answer in the answer) from
 wrong ones: AUC, and what a refusal cut would cost.
 
 Measured 2026-11-30 on the 600-step reranker's run (321 of 354 answers found in a passage; 228 right,
