@@ -174,11 +174,17 @@ def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None
     ):
         verifier, judge = judged(0.9)
         assert verifier.check(answer, [films], question).supported and judge.calls, answer
-    # A comparison stated in the question's own words is refused: the verifier cannot judge it.
-    verdict = judged(1.0)[0].check(
-        "Ring of Fire came first.", [films], "Which came first, Ring of Fire or Garlic?"
-    )
-    assert not verdict.supported and "adds nothing" in verdict.method
+    # A comparison stated in the question's own words is refused: the verifier cannot judge it; so
+    # is one where no comma sets the alternatives apart (the alternative is the name before "or").
+    for question in (
+        "Which came first, Ring of Fire or Garlic?",
+        "Which film came first Ring of Fire or Garlic?",
+    ):
+        verdict = judged(1.0)[0].check("Ring of Fire came first.", [films], question)
+        assert not verdict.supported and "adds nothing" in verdict.method, question
+    verifier, judge = judged(0.9)
+    assert verifier.check("Ring of Fire", [films], "Which film came first Ring of Fire or Garlic?").supported
+    assert judge.calls
     # A sentence that restates the question adds nothing, whatever the verifier would say.
     restated = judged(1.0)[0].check(
         "James Joyce was a novelist and a poet.", [passage], "Was James Joyce a novelist and poet?"

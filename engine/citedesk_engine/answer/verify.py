@@ -48,6 +48,13 @@ _OFFERED = re.compile(
     r"[^,;:?]*\bor\b[^,;:?]*|\bbetween\b.*?(?=\b(?:who|which|what|when|where|how)\b|[,;:?]|$)",
     re.IGNORECASE,
 )
+# The name just before "or", when the question runs into it without a comma ("Which opera was
+# performed first The Midsummer Marriage or The Beggar's Opera?"): the alternative is the name, not the
+# whole clause (whose words "performed first" would make any comparison sentence an option).
+_NAME_BEFORE_OR = re.compile(
+    r"[A-Z0-9][\w'’.&-]*(?:\s+(?:(?:of|the|for|and|in|on|a|an|de|la|le|von|van|der)\s+)*[A-Z0-9][\w'’.&-]*)*\s*$"
+)
+_OR = re.compile(r"\bor\b", re.IGNORECASE)
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
@@ -230,8 +237,21 @@ class ClaimVerifier:
 def _names_an_option(claim_stems: set[str], question: str) -> bool:
     """The question offers alternatives ("A or B", "between A and B") and the answer names some of
     them, not all, and nothing else."""
-    offered = set(content_stems(" ".join(m.group(0) for m in _OFFERED.finditer(question))))
+    offered = set(content_stems(" ".join(_offered(m.group(0)) for m in _OFFERED.finditer(question))))
     return bool(claim_stems) and claim_stems < offered
+
+
+def _offered(clause: str) -> str:
+    """The alternatives of an "A or B" clause: A starts at the name before "or" when the clause has
+    lowercase words before that name (no comma set the alternatives apart)."""
+    split = _OR.search(clause)
+    if split is None:
+        return clause
+    left = clause[: split.start()]
+    name = _NAME_BEFORE_OR.search(left)
+    if name and any(word[:1].islower() for word in left[: name.start()].split()):
+        return clause[name.start() :]
+    return clause
 
 
 def _as_number(word: str) -> str:
