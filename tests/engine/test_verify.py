@@ -71,6 +71,21 @@ def test_answers_are_judged_against_their_question() -> None:
     assert not restated.supported and "adds nothing" in restated.method
 
 
+def test_yes_opening_a_sentence_answer_is_not_a_name() -> None:
+    passage = (
+        "Woman's World is an American women's magazine. The Delineator was an American women's magazine."
+    )
+    question = "Are Woman's World and The Delineator both American women's magazines?"
+    claim = "Yes, both Woman's World and The Delineator are American women's magazines."
+    judge = ScriptedJudge(0.9)
+    verdict = ClaimVerifier(VerifyConfig(), None, lambda: judge).check(claim, [passage], question)
+    assert "guard: name" not in verdict.method
+    # A name the passage lacks is still one.
+    wrong = "Yes, both Woman's World and Vogue are American women's magazines."
+    verdict = ClaimVerifier(VerifyConfig(), None, lambda: judge).check(wrong, [passage], question)
+    assert not verdict.supported and verdict.method == "guard: name vogu"
+
+
 def test_best_of_several_passages_decides(verifier: ClaimVerifier) -> None:
     verdict = verifier.check("Napoleon won at Austerlitz in 1805.", ["Unrelated text about bees.", PASSAGE])
     assert verdict.passage in (0, 1)

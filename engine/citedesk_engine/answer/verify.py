@@ -269,10 +269,11 @@ def _count_in(claim: str, passage: str) -> bool:
 def _missing_names(claim: str, passage: str, question: str) -> set[str]:
     """Names of the claim that neither the passage nor the question mentions. A name matches a longer
     or shorter form of itself ("Egypt"/"Egyptian"), and a capitalised first word that reads as an
-    ordinary word ("According", "Recently", "Released") is not taken for a name."""
+    ordinary word ("According", "Recently", "Released", "Yes") is not taken for a name."""
     known = set(content_stems(passage)) | {stem(w) for w in words(question)}
     first = words(claim)[:1]
-    ordinary = {stem(w) for w in first if w.endswith(("ing", "ly", "ed"))}
+    # "Yes, both are magazines." answers a yes/no question: "Yes" names nothing.
+    ordinary = {stem(w) for w in first if w.endswith(("ing", "ly", "ed")) or w == "yes"}
     return {
         name
         for name in names(claim) - known - ordinary
