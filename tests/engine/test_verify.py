@@ -86,6 +86,13 @@ def test_yes_opening_a_sentence_answer_is_not_a_name() -> None:
     assert not verdict.supported and verdict.method == "guard: name vogu"
 
 
+def test_a_pair_joined_by_and_offers_options_only_when_both_are_names() -> None:
+    passage = "Paris has 2.1 million inhabitants; with its suburbs, 12 million."
+    # "Paris and its suburbs" offers no choice: answering "Paris" adds nothing to the question.
+    verdict = judged(1.0)[0].check("Paris", [passage], "What is the population of Paris and its suburbs?")
+    assert not verdict.supported and "adds nothing" in verdict.method
+
+
 def test_best_of_several_passages_decides(verifier: ClaimVerifier) -> None:
     verdict = verifier.check("Napoleon won at Austerlitz in 1805.", ["Unrelated text about bees.", PASSAGE])
     assert verdict.passage in (0, 1)
@@ -186,6 +193,8 @@ def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None
         ),
         ("Ring of Fire", "Between Garlic Is as Good as Ten Mothers and Ring of Fire, which is more recent?"),
         ("Ring of Fire", "Between Garlic Is as Good as Ten Mothers and Ring of Fire which is more recent?"),
+        ("Ring of Fire", "Which is more recent out of Garlic Is as Good as Ten Mothers and Ring of Fire?"),
+        ("Ring of Fire", "As to Garlic Is as Good as Ten Mothers and Ring of Fire, which is more recent?"),
     ):
         verifier, judge = judged(0.9)
         assert verifier.check(answer, [films], question).supported and judge.calls, answer

@@ -12,7 +12,7 @@ it can only say what the question and the answer say. A sentence is kept when it
 gate's short-answer words, holds every content word of the answer, and adds no name that neither the
 question nor the answer has (a generator's slip would otherwise be labelled supported). Only
 validation rows are read; nothing is trained on them. evaluate.py reports the gate's supported recall
-on them (measured 2026-12-01: SQuAD-Shifts 0.91, multi-hop HaluEval 0.20; see the verifier's card).
+on them (measured 2026-12-01: SQuAD-Shifts 0.91, multi-hop HaluEval 0.19; see the verifier's card).
 """
 
 from __future__ import annotations

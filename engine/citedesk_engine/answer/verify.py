@@ -14,9 +14,10 @@ Three kinds of evidence decide, in this order:
 A claim is supported when no guard vetoes it, it is aligned enough, and the semantic check agrees
 (a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
 the answer to a question, a claim must add something to the question; a short answer (a name, a
-date, a count, "yes", one of the alternatives the question offers) is read by the verifier with
-its question and the whole passage, once every word it adds is found in the passage; a sentence
-is checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
+date, a count, "yes", one of the alternatives the question offers: "A or B", "between A and B",
+"of A and B") is read by the verifier with its question and the whole passage, once every word it
+adds is found in the passage; a sentence is checked like any claim. Thresholds live in VerifyConfig
+with how they were chosen.
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ _NAME_BEFORE_OR = re.compile(
     r"[A-Z0-9][\w'’.&-]*(?:\s+(?:(?:of|the|for|and|in|on|a|an|de|la|le|von|van|der)\s+)*[A-Z0-9][\w'’.&-]*)*\s*$"
 )
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
+# Two names joined by "and" after "of" or "to" ("Who was born first out of Ash Lieb and Robert
+# Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
+_NAMED_PAIR = re.compile(r"\b(?:of|to)\s+((?:[A-Z0-9\"'][^,;:?]*?)\band\s+[A-Z0-9\"'][^,;:?]*)")
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
@@ -237,7 +241,9 @@ class ClaimVerifier:
 def _names_an_option(claim_stems: set[str], question: str) -> bool:
     """The question offers alternatives ("A or B", "between A and B") and the answer names some of
     them, not all, and nothing else."""
-    offered = set(content_stems(" ".join(_offered(m.group(0)) for m in _OFFERED.finditer(question))))
+    clauses = [_offered(m.group(0)) for m in _OFFERED.finditer(question)]
+    clauses += [m.group(1) for m in _NAMED_PAIR.finditer(question)]
+    offered = set(content_stems(" ".join(clauses)))
     return bool(claim_stems) and claim_stems < offered
 
 
