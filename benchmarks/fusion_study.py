@@ -58,7 +58,7 @@ from citedesk_engine.types import Candidate, EvidenceUnit, Passage
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT / "training" / "reranker"))
-from common import PREPARED, RAW, SEED, SQUAD_SHIFTS, as_question  # noqa: E402
+from common import PREPARED, RAW, SEED, SQUAD_SHIFTS, as_question, read_jsonl  # noqa: E402
 from prepare import is_val  # noqa: E402  (the reranker's own validation split)
 
 HEAD = 10
@@ -135,13 +135,8 @@ def build_from_val(source: str, out: Path) -> tuple[Path, Path]:
     (training/data/prepared/val.jsonl): the up to 150 validation questions of `source` and, as the
     corpus, every passage of their BM25 top-20 lists (gold included), so each question competes with
     the passages most like it. The questions and their gold passages were never trained on."""
-    rows = [
-        r for r in map(json.loads, (PREPARED / "val.jsonl").open(encoding="utf-8")) if r["source"] == source
-    ]
-    texts = {
-        r["id"]: r["text"]
-        for r in map(json.loads, (PREPARED / f"passages_{source}.jsonl").open(encoding="utf-8"))
-    }
+    rows = [r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] == source]
+    texts = {r["id"]: r["text"] for r in read_jsonl(PREPARED / f"passages_{source}.jsonl")}
     corpus = out / "corpus"
     corpus.mkdir(parents=True)
     used = sorted({i for r in rows for i in [r["gold"], *r["cands"]]})

@@ -77,12 +77,12 @@ def test_yes_opening_a_sentence_answer_is_not_a_name() -> None:
     )
     question = "Are Woman's World and The Delineator both American women's magazines?"
     claim = "Yes, both Woman's World and The Delineator are American women's magazines."
-    judge = ScriptedJudge(0.9)
-    verdict = ClaimVerifier(VerifyConfig(), None, lambda: judge).check(claim, [passage], question)
+    verifier, _ = judged(0.9)
+    verdict = verifier.check(claim, [passage], question)
     assert "guard: name" not in verdict.method
     # A name the passage lacks is still one.
     wrong = "Yes, both Woman's World and Vogue are American women's magazines."
-    verdict = ClaimVerifier(VerifyConfig(), None, lambda: judge).check(wrong, [passage], question)
+    verdict = verifier.check(wrong, [passage], question)
     assert not verdict.supported and verdict.method == "guard: name vogu"
 
 

@@ -109,8 +109,9 @@ def main() -> None:
         # Reported, not chosen on: right answers restated as sentences (sentence_answers.py), judged
         # with their question as the app judges its answers. A threshold of their own for partly
         # aligned sentence answers was tried against HaluEval's hallucinated sentences and lost.
+        restated = read_jsonl(SENTENCES)
         for source in ("halueval_sentence", "squad_spans_sentence"):
-            claims[source] = as_claims([r for r in read_jsonl(SENTENCES) if r["source"] == source])
+            claims[source] = as_claims([r for r in restated if r["source"] == source])
     print("chosen thresholds", json.dumps(results["chosen"]), flush=True)
     for source, rows in claims.items():
         results["gate_val"][source] = gate(rows, judge, chosen)

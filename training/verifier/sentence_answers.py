@@ -29,6 +29,7 @@ from citedesk_engine import Config, Engine  # noqa: E402
 from citedesk_engine.answer.claims import sentences  # noqa: E402
 from citedesk_engine.answer.text import content_stems, names, stem, words  # noqa: E402
 from citedesk_engine.answer.verify import SHORT_ANSWER_WORDS  # noqa: E402
+from citedesk_engine.protocols import Generator  # noqa: E402
 from common import SEED, read_jsonl  # noqa: E402
 from common import VERIFIER_PREPARED as PREPARED  # noqa: E402
 
@@ -41,7 +42,7 @@ SYSTEM = (
 )
 
 
-def restated(generator, question: str, answer: str) -> str:  # type: ignore[no-untyped-def]
+def restated(generator: Generator, question: str, answer: str) -> str:
     messages = [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": f"Question: {question}\nAnswer: {answer}"},

@@ -58,7 +58,7 @@ _NAME_BEFORE_OR = re.compile(
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
 # Two names joined by "and" after "of" or "to" ("Who was born first out of Ash Lieb and Robert
 # Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
-_NAMED_PAIR = re.compile(r"\b(?:of|to)\s+((?:[A-Z0-9\"'][^,;:?]*?)\band\s+[A-Z0-9\"'][^,;:?]*)")
+_NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
@@ -239,8 +239,8 @@ class ClaimVerifier:
 
 
 def _names_an_option(claim_stems: set[str], question: str) -> bool:
-    """The question offers alternatives ("A or B", "between A and B") and the answer names some of
-    them, not all, and nothing else."""
+    """The question offers alternatives ("A or B", "between A and B", "of A and B") and the answer
+    names some of them, not all, and nothing else."""
     clauses = [_offered(m.group(0)) for m in _OFFERED.finditer(question)]
     clauses += [m.group(1) for m in _NAMED_PAIR.finditer(question)]
     offered = set(content_stems(" ".join(clauses)))
