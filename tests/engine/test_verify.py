@@ -93,6 +93,21 @@ def test_a_pair_joined_by_and_offers_options_only_when_both_are_names() -> None:
     assert not verdict.supported and "adds nothing" in verdict.method
 
 
+def test_a_name_made_of_the_questions_words_goes_to_the_verifier() -> None:
+    passage = "The Nobel Peace Prize Concert is held at Oslo Spektrum to honour the laureate."
+    question = "What concert held at Oslo Spektrum honors the Nobel Peace Prize laureate?"
+    verifier, judge = judged(0.9)
+    verdict = verifier.check("Nobel Peace Prize Concert", [passage], question)
+    assert verdict.supported and "a name the passage gives" in verdict.method
+    assert judge.calls == [(passage, "Nobel Peace Prize Concert", question)]
+    assert not judged(0.05)[0].check("The Nobel Peace Prize Concert", [passage], question).supported
+    # A name the question already says, words in lower case, or a name the passage does not hold
+    # word for word still add nothing.
+    for answer in ("Oslo Spektrum", "The Nobel Peace Prize", "nobel peace prize concert", "Concert Spektrum"):
+        verdict = judged(1.0)[0].check(answer, [passage], question)
+        assert not verdict.supported and "adds nothing" in verdict.method, answer
+
+
 def test_best_of_several_passages_decides(verifier: ClaimVerifier) -> None:
     verdict = verifier.check("Napoleon won at Austerlitz in 1805.", ["Unrelated text about bees.", PASSAGE])
     assert verdict.passage in (0, 1)

@@ -15,8 +15,9 @@ A claim is supported when no guard vetoes it, it is aligned enough, and the sema
 (a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
 the answer to a question, a claim must add something to the question; a short answer (a name, a
 date, a count, "yes", one of the alternatives the question offers: "A or B", "between A and B",
-"of A and B") is read by the verifier with its question and the whole passage, once every word it
-adds is found in the passage; a sentence is checked like any claim. Thresholds live in VerifyConfig
+"of A and B"; a name the passage gives made of the question's words) is read by the verifier with
+its question and the whole passage, once every word it adds is found in the passage; a sentence is
+checked like any claim. Thresholds live in VerifyConfig
 with how they were chosen.
 """
 
@@ -60,6 +61,7 @@ _OR = re.compile(r"\bor\b", re.IGNORECASE)
 # Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
 _NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")  # a word as written (text.words lowercases)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +136,13 @@ class ClaimVerifier:
                 # nothing and adds nothing.
                 return self._judge_answer(
                     judge, claim, passage, question, index, coverage, "one of the question's options"
+                )
+            if not answer_stems and _names_new_phrase(claim, passage, question):
+                # "What concert held at Oslo Spektrum honors Nobel Peace Prize laureates?" - "Nobel
+                # Peace Prize Concert": every word is the question's, but the name they make is the
+                # passage's, not the question's; the verifier reads it with its question.
+                return self._judge_answer(
+                    judge, claim, passage, question, index, coverage, "a name the passage gives"
                 )
             if not answer_stems:
                 return Verdict(
@@ -245,6 +254,20 @@ def _names_an_option(claim_stems: set[str], question: str) -> bool:
     clauses += [m.group(1) for m in _NAMED_PAIR.finditer(question)]
     offered = set(content_stems(" ".join(clauses)))
     return bool(claim_stems) and claim_stems < offered
+
+
+def _names_new_phrase(claim: str, passage: str, question: str) -> bool:
+    """A short answer that is a name (its words capitalised, "the" aside) standing word for word in
+    the passage and not in the question: the question's words, put together into something it does
+    not say."""
+    tokens = _TOKEN.findall(claim)
+    if tokens[:1] and tokens[0].lower() in ("the", "a", "an"):
+        tokens = tokens[1:]
+    content = [t for t in tokens if t.lower() not in STOPWORDS]
+    if not content or len(tokens) > SHORT_ANSWER_WORDS or not all(t[:1].isupper() for t in content):
+        return False
+    phrase = f" {' '.join(words(' '.join(tokens)))} "
+    return phrase in f" {' '.join(words(passage))} " and phrase not in f" {' '.join(words(question))} "
 
 
 def _offered(clause: str) -> str:
