@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
 from common import SEED, VERIFIER_PREPARED, VERIFIER_RUNS, base_model_dir, first_per_source, optimizer_and_schedule, read_jsonl, resume, seed_everything  # noqa: E402
 
 from citedesk_engine.models.claim_model import LABELS, MAX_LENGTH, verifier_pair  # noqa: E402
+from sentence_answers import wrong_answers  # noqa: E402
 
 PREPARED = VERIFIER_PREPARED
 RUNS = VERIFIER_RUNS
@@ -36,8 +37,30 @@ RUNS = VERIFIER_RUNS
 MIXES = {
     "main": {"vitaminc": 0.55, "halueval": 0.25, "conflicts": 0.20},
     "compress": {"compress": 0.50, "vitaminc": 0.25, "halueval": 0.15, "conflicts": 0.10},
+    # Tried as a third stage (from the shipped model; see the card, not shipped): --mix sentences adds
+    # right answers restated as sentences (sentence_answers.py --split train) and the same with a
+    # wrong answer swapped in, so that in the question-form data a sentence is not always wrong nor a
+    # short answer always right; --mix balanced also gives each its short right answer and drops
+    # HaluEval's own rows (short = right, sentence = wrong). Their minival: the validation rows alike.
+    "sentences": {"sentences": 0.25, "vitaminc": 0.35, "halueval": 0.20, "conflicts": 0.20},
+    "balanced": {"sentences": 0.45, "vitaminc": 0.35, "conflicts": 0.20},
 }
 MINIVAL_PER_SOURCE = 300
+
+
+def restated_sentences(split: str, short_right: bool) -> list[dict]:
+    """Right answers restated as sentences (sentence_answers.py) and the same sentences with a wrong
+    answer (and the wrong answer alone), as rows of the "sentences" source, right and wrong
+    alternating; with `short_right`, the short right answer of each too: both forms, both labels."""
+    paths = sorted(PREPARED.glob(f"{split}_sentences*.jsonl"))
+    right = [r for path in paths for r in read_jsonl(path)]
+    wrong = {r["id"]: r for r in wrong_answers(right, read_jsonl(PREPARED / f"{split}.jsonl"))}
+    rows = []
+    for r in right:
+        rows += [r] + [wrong[r["id"] + suffix] for suffix in ("-w", "-ws") if r["id"] + suffix in wrong]
+        if short_right and r["id"] + "-ws" in wrong:
+            rows.append({**r, "id": r["id"] + "-rs", "claim": r["answer"]})
+    return [{**r, "source": "sentences"} for r in rows]
 
 
 def schedule(rows: list[dict], total: int, mix: dict[str, float]) -> list[dict]:
@@ -135,9 +158,13 @@ def main() -> None:
     mix = MIXES[args.mix]
     # Only the sources of the mix: squad_spans is prepared to measure a weakness, not trained on.
     train_rows = [r for r in read_jsonl(PREPARED / "train.jsonl") if r["source"] in mix]
+    val_rows = [r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] in mix]
+    if "sentences" in mix:
+        train_rows += restated_sentences("train", short_right=args.mix == "balanced")
+        val_rows += restated_sentences("val", short_right=args.mix == "balanced")
     if not {r["source"] for r in train_rows} >= set(mix):
-        raise SystemExit(f"missing training rows for {sorted(set(mix) - {r['source'] for r in train_rows})}: run prepare.py (and parse.py, compress.py)")
-    mini = first_per_source([r for r in read_jsonl(PREPARED / "val.jsonl") if r["source"] in mix], MINIVAL_PER_SOURCE)
+        raise SystemExit(f"missing training rows for {sorted(set(mix) - {r['source'] for r in train_rows})}: run prepare.py (and parse.py, compress.py, sentence_answers.py)")
+    mini = first_per_source(val_rows, MINIVAL_PER_SOURCE)
     order = schedule(train_rows, args.steps * args.batch, mix)
 
     base = args.init or base_model_dir()
