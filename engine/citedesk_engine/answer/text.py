@@ -66,6 +66,11 @@ NUMBER_WORDS = {
 _stemmer = snowballstemmer.stemmer("english")
 
 
+def tokens(text: str) -> list[str]:
+    """The words of `text` as written (case kept, CJK not split)."""
+    return _WORD.findall(text)
+
+
 def words(text: str) -> list[str]:
     """Lower-cased words; CJK characters count one each (they are not space-separated)."""
     out: list[str] = []
@@ -110,7 +115,7 @@ def name_sequence(text: str) -> list[str]:
     be "France"); the guards only ask whether a claim's names occur in the passage at all, so a
     capitalised ordinary word that the passage also uses costs nothing."""
     found = []
-    for token in _WORD.findall(text):
+    for token in tokens(text):
         if token[:1].isupper() and token.lower() not in STOPWORDS and token.lower() not in NEGATIONS:
             found.append(stem(token.lower()))
     return found

@@ -17,8 +17,7 @@ the answer to a question, a claim must add something to the question; a short an
 date, a count, "yes", one of the alternatives the question offers: "A or B", "between A and B",
 "of A and B"; a name the passage gives made of the question's words) is read by the verifier with
 its question and the whole passage, once every word it adds is found in the passage; a sentence is
-checked like any claim. Thresholds live in VerifyConfig
-with how they were chosen.
+checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
 """
 
 from __future__ import annotations
@@ -32,7 +31,18 @@ import numpy as np
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder
 from .claims import sentences
-from .text import NUMBER_WORDS, STOPWORDS, content_stems, name_sequence, names, negated, numbers, stem, words
+from .text import (
+    NUMBER_WORDS,
+    STOPWORDS,
+    content_stems,
+    name_sequence,
+    names,
+    negated,
+    numbers,
+    stem,
+    tokens,
+    words,
+)
 
 # A bound written with digits or as a number word ("more than 8 million", "less than seven reviews").
 _BOUND = r"\s+\$?\s*([\d][\d,]*(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
@@ -61,7 +71,6 @@ _OR = re.compile(r"\bor\b", re.IGNORECASE)
 # Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
 _NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
 _STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")  # a word as written (text.words lowercases)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,13 +269,13 @@ def _names_new_phrase(claim: str, passage: str, question: str) -> bool:
     """A short answer that is a name (its words capitalised, "the" aside) standing word for word in
     the passage and not in the question: the question's words, put together into something it does
     not say."""
-    tokens = _TOKEN.findall(claim)
-    if tokens[:1] and tokens[0].lower() in ("the", "a", "an"):
-        tokens = tokens[1:]
-    content = [t for t in tokens if t.lower() not in STOPWORDS]
-    if not content or len(tokens) > SHORT_ANSWER_WORDS or not all(t[:1].isupper() for t in content):
+    written = tokens(claim)
+    if written[:1] and written[0].lower() in ("the", "a", "an"):
+        written = written[1:]
+    content = [t for t in written if t.lower() not in STOPWORDS]
+    if not content or len(written) > SHORT_ANSWER_WORDS or not all(t[:1].isupper() for t in content):
         return False
-    phrase = f" {' '.join(words(' '.join(tokens)))} "
+    phrase = f" {' '.join(words(' '.join(written)))} "
     return phrase in f" {' '.join(words(passage))} " and phrase not in f" {' '.join(words(question))} "
 
 
@@ -290,9 +299,9 @@ def _as_number(word: str) -> str:
 
 def _count_in(claim: str, passage: str) -> bool:
     """The claim is only a number ("one", "1,200") and the passage writes it the same way."""
-    tokens = words(claim)
-    counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in tokens)
-    return bool(tokens) and counts and set(tokens) <= set(words(passage))
+    said = words(claim)
+    counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in said)
+    return bool(said) and counts and set(said) <= set(words(passage))
 
 
 def _missing_names(claim: str, passage: str, question: str) -> set[str]:
