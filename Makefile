@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.citedesk-setup
 STARTED := $(VENV)/.citedesk-setup-started
 
-.PHONY: setup run test bench-ingest package clean
+.PHONY: setup run test test-fast bench-ingest package clean
 
 setup: $(STAMP)
 
@@ -33,6 +33,10 @@ run: setup
 
 test: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+# The inner loop: every test but those on the real models (marker `models`), on every core; about a minute.
+test-fast: setup
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not models" -n auto -q
 
 bench-ingest: setup
 	$(BIN)/python benchmarks/ingest.py

@@ -26,6 +26,7 @@ def fake_parts(root: Path, monkeypatch: pytest.MonkeyPatch, contents: list[bytes
     return PackagedFile("generator", "fake", tuple(parts), "1.0", hashlib.sha256(whole).hexdigest(), "MIT")
 
 
+@pytest.mark.models  # reads and hashes the real packaged parts (1.4 GB)
 @pytest.mark.parametrize(("choice", "packaged"), [(DEFAULT, GENERATOR), (SMALL, GENERATOR_SMALL)])
 def test_packaged_generators_assemble_and_verify(tmp_path: Path, choice: str, packaged: PackagedFile) -> None:
     registry = ModelRegistry(ModelsConfig(generator=choice), tmp_path / "cache")

@@ -3,10 +3,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from citedesk_engine.answer.gates import SUPPORTED_SCRIPTS, script_gate
 from citedesk_engine.scripts import script_of, scripts_in
-from conftest import SHARED
+from conftest import CONFORMANCE
 
-VECTORS = json.loads((SHARED / "conformance" / "tokenize_v2.json").read_text(encoding="utf-8"))
+VECTORS = json.loads((CONFORMANCE / "tokenize_v2.json").read_text(encoding="utf-8"))
+LANGUAGES = json.loads((CONFORMANCE / "languages.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("case", VECTORS["supported"], ids=lambda c: c["script"])
@@ -23,3 +25,15 @@ def test_unsupported_scripts_are_named() -> None:
     assert scripts_in("ქართული ენა") == ("georgian",)
     assert scripts_in("123 + 456 = 579 !") == ()
     assert script_of("é") == "latin" and script_of("7") == "common"
+
+
+def test_supported_scripts_are_the_conformance_ones() -> None:
+    assert sorted(SUPPORTED_SCRIPTS) == sorted(LANGUAGES["supported_scripts"])
+    assert sorted(SUPPORTED_SCRIPTS) == sorted(VECTORS["supported_scripts"])
+
+
+@pytest.mark.parametrize("case", VECTORS["unclaimed"], ids=lambda c: c["script"])
+def test_unclaimed_scripts_are_refused_by_name(case: dict) -> None:
+    refusal = script_gate(case["text"])
+    assert refusal is not None and refusal.stage == "script"
+    assert refusal.details["unsupported_scripts"] == case["unsupported_scripts"]
