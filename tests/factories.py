@@ -28,6 +28,30 @@ def pdf(path: Path, pages: Sequence[str], toc: Sequence[tuple[int, str, int]] = 
     return path
 
 
+def paper_pdf(
+    path: Path, pages: Sequence[Sequence[str]], header: str = "", footer: str = "", font: str = "helv"
+) -> Path:
+    """A PDF laid out like an article: one line of text per string, a running header and footer on
+    every page ("{page}" and "{pages}" filled in), lines set one by one so a line ending in a
+    hyphen stays a drawn line break. `font="cjk"` embeds PyMuPDF's own Unicode font (it draws
+    ligature characters such as "ﬁ", which the base-14 fonts cannot)."""
+    doc = pymupdf.open()
+    for number, lines in enumerate(pages, start=1):
+        page = doc.new_page(width=595, height=842)
+        if font != "helv":
+            page.insert_font(fontname=font, fontbuffer=pymupdf.Font(font).buffer)
+        fill = {"page": number, "pages": len(pages)}
+        if header:
+            page.insert_text((50, 40), header.format(**fill), fontsize=9, fontname="helv")
+        for row, line in enumerate(lines):
+            page.insert_text((50, 120 + 16 * row), line, fontsize=11, fontname=font)
+        if footer:
+            page.insert_text((280, 815), footer.format(**fill), fontsize=9, fontname="helv")
+    doc.save(path)
+    doc.close()
+    return path
+
+
 def encrypted_pdf(path: Path) -> Path:
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "Secret minutes of the board.")

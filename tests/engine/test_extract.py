@@ -45,6 +45,51 @@ def test_pdf_keeps_pages_words_and_bookmarks(tmp_path: Path) -> None:
     assert doc.structure[0].end <= doc.structure[1].start
 
 
+def test_pdf_running_headers_and_footers_stay_out_of_the_text(tmp_path: Path) -> None:
+    body = [
+        ["Results of the trial on page {n}.".replace("{n}", str(n)), "Eight healthy subjects took part."]
+        for n in range(1, 5)
+    ]
+    path = factories.paper_pdf(
+        tmp_path / "paper.pdf",
+        body,
+        header="De Marchis et al. Journal of Tests Page {page} of {pages}",
+        footer="{page}",
+    )
+    doc = run(path)
+    assert "De Marchis" not in doc.text and "Page 2 of 4" not in doc.text
+    assert "Results of the trial on page 3." in doc.text
+    page_three = doc.text[doc.segments[2].start : doc.segments[2].end]
+    assert page_three.startswith("Results of the trial on page 3.") and page_three.endswith("took part.")
+
+
+def test_a_short_pdf_keeps_a_line_that_repeats_on_its_two_pages(tmp_path: Path) -> None:
+    path = factories.paper_pdf(tmp_path / "two.pdf", [["Body one."], ["Body two."]], header="Minutes")
+    assert run(path).text.count("Minutes") == 2  # two pages are too few to call a line page furniture
+
+
+def test_pdf_joins_words_broken_over_lines_and_keeps_their_boxes(tmp_path: Path) -> None:
+    lines = [
+        "The method was applied automatic-",
+        "ally to every sample, and its effective-",
+        "ness was measured over the long-",
+        "term. A long-term study followed.",
+    ]
+    doc = run(factories.paper_pdf(tmp_path / "hyphens.pdf", [lines]))
+    assert "applied automatically to every sample" in doc.text
+    assert "its effectiveness was measured" in doc.text
+    assert "over the long-term. A long-term study" in doc.text  # written hyphenated elsewhere: kept
+    start = doc.text.index("automatically")
+    parts = [w for w in doc.words if start <= w.start < start + len("automatically")]
+    assert [doc.text[w.start : w.end] for w in parts] == ["automatic", "ally"]
+    assert parts[0].y0 < parts[1].y0  # one box on each drawn line, for the highlight
+
+
+def test_pdf_ligatures_are_spelt_out(tmp_path: Path) -> None:
+    path = factories.paper_pdf(tmp_path / "lig.pdf", [["The \ufb01xed and \ufb02oating models."]], font="cjk")
+    assert "The fixed and floating models." in run(path).text
+
+
 def test_encrypted_pdf_is_refused_with_advice(tmp_path: Path) -> None:
     with pytest.raises(ExtractionError, match="password-protected"):
         run(factories.encrypted_pdf(tmp_path / "locked.pdf"))
@@ -94,6 +139,24 @@ def test_xlsx_sheets_as_tables_with_header(tmp_path: Path) -> None:
     budget = next(s for s in doc.segments if s.label == "Budget")
     assert budget.kind == "table" and budget.header == "Item | Amount | Owner"
     assert "Item 3 | 103 | Finance" in doc.text
+
+
+def test_xhtml_with_an_xml_declaration_is_read(tmp_path: Path) -> None:
+    """DocBook chapters (Debian's manuals) open with an XML declaration naming their encoding."""
+    page = tmp_path / "ch01.xhtml"
+    page.write_bytes(
+        b'<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n'
+        b'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd">'
+        b'<html xmlns="http://www.w3.org/1999/xhtml"><head><title>GNU/Linux tutorials</title></head>'
+        b"<body><h1>Chapter 1. GNU/Linux tutorials</h1><p>Caf\xc3\xa9 users learn the shell first.</p>"
+        b"</body></html>"
+    )
+    for name in ("ch01.xhtml", "ch01.html"):
+        page.rename(tmp_path / name) if name != page.name else None
+        page = tmp_path / name
+        doc = run(page)
+        assert "Café users learn the shell first." in doc.text
+        assert [n.label for n in doc.structure] == ["Chapter 1. GNU/Linux tutorials"]
 
 
 def test_html_drops_scripts_keeps_headings_and_tables(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import lxml.html
 from lxml import etree
 
@@ -12,11 +14,14 @@ from .guards import decode_text
 _SKIP = {"script", "style", "noscript", "template", "head", "svg", "iframe", "object"}
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _BLOCKS = {"p", "li", "pre", "blockquote", "dt", "dd", "figcaption", "caption", "address", "summary"}
+# XHTML (DocBook output, e-books) opens with an XML declaration naming its encoding; the text is already
+# decoded, and lxml refuses a str that still declares one.
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _CONTAINERS = {"div", "section", "article", "main", "body", "aside", "header", "footer", "nav", "form"}
 
 
 def extract_html(data: bytes, extension: str) -> ExtractedDocument:
-    text = decode_text(data, extension)
+    text = _XML_DECLARATION.sub("", decode_text(data, extension), count=1)
     try:
         root = lxml.html.document_fromstring(text)
     except (etree.ParserError, ValueError) as exc:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from dataclasses import dataclass
+
 import pymupdf
 
 from ...errors import ExtractionError
 from .base import ExtractedDocument, Segment, StructureNode, WordBox
 
+# Ligatures are spelt out ("ﬁxed" -> "fixed"): a search for "fixed" must find the word, and the
+# stored text must read as written. Text outside the page's mediabox stays out (TEXTFLAGS_WORDS).
+_WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
 
 
@@ -32,29 +39,67 @@ def extract_pdf(data: bytes) -> ExtractedDocument:
             raise ExtractionError(f"the PDF is damaged and cannot be read: {exc}") from exc
 
 
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """One drawn line of a page: its words with their boxes, in reading order."""
+
+    block: int
+    words: tuple[tuple[str, float, float, float, float], ...]  # text, x0, y0, x1, y1
+
+    @property
+    def text(self) -> str:
+        return " ".join(w[0] for w in self.words)
+
+    @property
+    def top(self) -> float:
+        return min(w[2] for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w[4] for w in self.words)
+
+
 def _extract(document: pymupdf.Document) -> ExtractedDocument:
+    pages = [(_lines(page), page.rect.height) for page in document]
+    furniture = _running_lines(pages)
+    vocabulary = _vocabulary(pages)
     parts: list[str] = []
     length = 0
     segments: list[Segment] = []
     words: list[WordBox] = []
     page_starts: list[int] = []
-    for index, page in enumerate(document):
+    for index, (lines, height) in enumerate(pages):
         number = index + 1
         if length:
             parts.append("\n\n")
             length += 2
         page_start = length
         page_starts.append(page_start)
-        previous: tuple[int, int] | None = None
-        for x0, y0, x1, y1, word, block, line, _ in page.get_text("words"):
-            if previous is not None:
-                sep = " " if previous == (block, line) else ("\n" if previous[0] == block else "\n\n")
+        body = [line for line in lines if not _is_furniture(line, height, furniture)]
+        previous_block: int | None = None
+        joined = False  # the previous line ended in a broken word that this line's first word ends
+        for i, line in enumerate(body):
+            if previous_block is not None and not joined:
+                sep = "\n" if line.block == previous_block else "\n\n"
                 parts.append(sep)
                 length += len(sep)
-            words.append(WordBox(length, length + len(word), number, x0, y0, x1, y1))
-            parts.append(word)
-            length += len(word)
-            previous = (block, line)
+            following = body[i + 1] if i + 1 < len(body) else None
+            joined = False
+            for position, (word, x0, y0, x1, y1) in enumerate(line.words):
+                if position:
+                    parts.append(" ")
+                    length += 1
+                if (
+                    position == len(line.words) - 1
+                    and following is not None
+                    and following.block == line.block
+                ):
+                    word, joined = _dehyphenated(word, following.words[0][0], vocabulary)
+                # A broken word is two WordBoxes, one per line: its highlight follows the drawing.
+                words.append(WordBox(length, length + len(word), number, x0, y0, x1, y1))
+                parts.append(word)
+                length += len(word)
+            previous_block = line.block
         if length > page_start:
             segments.append(Segment(page_start, length, page=number))
         elif length:  # an empty page adds no separator
@@ -75,6 +120,71 @@ def _extract(document: pymupdf.Document) -> ExtractedDocument:
         words=tuple(words),
         pages=document.page_count,
     )
+
+
+def _lines(page: pymupdf.Page) -> list[_Line]:
+    lines: list[_Line] = []
+    current: list[tuple[str, float, float, float, float]] = []
+    key: tuple[int, int] | None = None
+    for x0, y0, x1, y1, word, block, line, _ in page.get_text("words", flags=_WORD_FLAGS):
+        if key is not None and (block, line) != key:
+            lines.append(_Line(key[0], tuple(current)))
+            current = []
+        current.append((word, x0, y0, x1, y1))
+        key = (block, line)
+    if current and key is not None:
+        lines.append(_Line(key[0], tuple(current)))
+    return lines
+
+
+# Running headers and footers sit in the top or bottom tenth of the page and repeat, digits aside
+# ("De Marchis et al. ... Page 2 of 9", a bare page number), on at least this share of the pages.
+_MARGIN = 0.1
+_REPEATS = 0.4
+_MIN_PAGES = 3
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _in_margin(line: _Line, height: float) -> bool:
+    return line.bottom <= height * _MARGIN or line.top >= height * (1 - _MARGIN)
+
+
+def _running_lines(pages: list[tuple[list[_Line], float]]) -> frozenset[str]:
+    """The shapes of the lines that repeat in the page margins: page furniture, not content."""
+    if len(pages) < _MIN_PAGES:
+        return frozenset()
+    seen: Counter[str] = Counter()
+    for lines, height in pages:
+        seen.update({_shape(line.text) for line in lines if _in_margin(line, height)})
+    needed = max(_MIN_PAGES, _REPEATS * len(pages))
+    return frozenset(shape for shape, count in seen.items() if count >= needed)
+
+
+def _is_furniture(line: _Line, height: float, furniture: frozenset[str]) -> bool:
+    return bool(furniture) and _in_margin(line, height) and _shape(line.text) in furniture
+
+
+def _vocabulary(pages: list[tuple[list[_Line], float]]) -> Counter[str]:
+    """Every word of the document, lower-cased, to tell "automatic-/ally" from "long-/term"."""
+    return Counter(w[0].lower().strip(".,;:()[]") for lines, _ in pages for line in lines for w in line.words)
+
+
+def _dehyphenated(word: str, next_word: str, vocabulary: Counter[str]) -> tuple[str, bool]:
+    """A word broken over two lines ("automatic-" / "ally") is joined with the next line's first
+    word, without its hyphen; the hyphen stays ("long-" / "term") when the document writes the
+    hyphenated form elsewhere and never the joined one. Returns the word as it goes into the text
+    and whether the next line continues it (no separator between them)."""
+    if len(word) < 3 or word[-1] not in "-\u00ad" or not word[-2].isalpha() or not next_word[:1].islower():
+        return word, False
+    stem = word[:-1]
+    tail = next_word.lower().strip(".,;:()[]")
+    joined, hyphenated = (stem + tail).lower(), f"{stem}-{tail}".lower()
+    if word[-1] == "-" and vocabulary[hyphenated] and not vocabulary[joined]:
+        return word, True
+    return stem, True
 
 
 def _outline(document: pymupdf.Document, page_starts: list[int], end: int) -> tuple[StructureNode, ...]:
