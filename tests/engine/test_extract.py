@@ -141,6 +141,25 @@ def test_xlsx_sheets_as_tables_with_header(tmp_path: Path) -> None:
     assert "Item 3 | 103 | Finance" in doc.text
 
 
+def test_xlsx_whose_dimension_record_is_wrong_is_read_whole(tmp_path: Path) -> None:
+    """Writers other than Excel (R's writexl, Debian's r-cran-readxl example) leave <dimension ref="A1">:
+    read-only openpyxl then yielded the first cell of each sheet and nothing else."""
+    import re
+    import zipfile
+
+    good = factories.xlsx(tmp_path / "good.xlsx")
+    bad = tmp_path / "bad-dimension.xlsx"
+    with zipfile.ZipFile(good) as source, zipfile.ZipFile(bad, "w") as target:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename.startswith("xl/worksheets/sheet"):
+                data = re.sub(rb'<dimension ref="[^"]*"/>', b'<dimension ref="A1"/>', data)
+            target.writestr(item, data)
+    doc = run(bad)
+    assert "Item | Amount | Owner" in doc.text and "Item 4 | 104 | Finance" in doc.text
+    assert "Approved by the board" in doc.text
+
+
 def test_xhtml_with_an_xml_declaration_is_read(tmp_path: Path) -> None:
     """DocBook chapters (Debian's manuals) open with an XML declaration naming their encoding."""
     page = tmp_path / "ch01.xhtml"

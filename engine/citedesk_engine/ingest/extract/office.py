@@ -63,6 +63,11 @@ def extract_xlsx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
         try:
             for number, sheet in enumerate(workbook.worksheets, start=1):
                 builder.page(number, label=sheet.title, kind="sheet")
+                # Read-only sheets trust the file's own <dimension> record, which writers other than
+                # Excel often leave at "A1" (R's writexl: only the first cell came out); reset, the
+                # rows are read as they are.
+                if hasattr(sheet, "reset_dimensions"):
+                    sheet.reset_dimensions()
                 rows = ([_cell(v) for v in row] for row in sheet.iter_rows(values_only=True))
                 builder.table([row for row in rows if any(row)])
         finally:
