@@ -1,4 +1,4 @@
-"""The refusal gates before generation: script, relevance, authority; and the conflict scan.
+"""The refusal gates before generation: script, relevance, authority (the conflict scan: conflicts.py).
 
 Each gate is a function of the candidates and its own thresholds, returning what passes and, when
 nothing does, a Refusal naming its stage. Nothing here generates or retrieves.
@@ -6,7 +6,6 @@ nothing does, a Refusal naming its stage. Nothing here generates or retrieves.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -15,8 +14,8 @@ import numpy.typing as npt
 
 from ..config import AnswerConfig
 from ..scripts import scripts_in
-from ..types import Candidate, Conflict, Refusal, Stage
-from .text import content_stems, negated, numbers, words
+from ..types import Candidate, Refusal, Stage
+from .text import content_stems
 
 # Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
 SUPPORTED_SCRIPTS = frozenset(
@@ -38,28 +37,6 @@ SUPPORTED_SCRIPTS = frozenset(
     ]
 )
 TRUST_MODES = ("strict", "normal", "exploratory")
-_ANTONYMS = (
-    ("increase", "decrease"),
-    ("increased", "decreased"),
-    ("rose", "fell"),
-    ("rise", "fall"),
-    ("higher", "lower"),
-    ("more", "less"),
-    ("allowed", "prohibited"),
-    ("permitted", "forbidden"),
-    ("true", "false"),
-    ("before", "after"),
-    ("won", "lost"),
-    ("approved", "rejected"),
-    ("accepted", "rejected"),
-    ("open", "closed"),
-    ("required", "optional"),
-    ("legal", "illegal"),
-    ("above", "below"),
-    ("maximum", "minimum"),
-    ("gain", "loss"),
-    ("profit", "loss"),
-)
 
 
 def script_gate(question: str) -> Refusal | None:
@@ -158,42 +135,3 @@ def authority_gate(
         "mode does not cite.",
         {"floor": floor, "tiers": {c.unit.document: tiers.get(c.unit.document, 0) for c in candidates}},
     )
-
-
-def find_conflicts(candidates: Sequence[Candidate]) -> list[Conflict]:
-    """Pairs of passages that say different things about the same matter."""
-    conflicts = []
-    for i, first in enumerate(candidates):
-        for second in candidates[i + 1 :]:
-            conflict = _conflict(first, second)
-            if conflict is not None:
-                conflicts.append(conflict)
-    return conflicts
-
-
-def _conflict(first: Candidate, second: Candidate) -> Conflict | None:
-    a, b = first.unit.passage, second.unit.passage
-    ids = (first.unit.unit_id, second.unit.unit_id)
-    for sa in _sentences_with_stems(a):
-        for sb in _sentences_with_stems(b):
-            shared = sa[1] & sb[1]
-            smaller = min(len(sa[1]), len(sb[1]))
-            if smaller < 3 or len(shared) / smaller < 0.6:
-                continue
-            na, nb = numbers(sa[0]), numbers(sb[0])
-            if na and nb and na != nb and not (na & nb):
-                return Conflict(
-                    "number", ids, f"{sorted(na)} against {sorted(nb)}: “{sa[0][:80]}” / “{sb[0][:80]}”"
-                )
-            if negated(sa[0]) != negated(sb[0]):
-                return Conflict("negation", ids, f"“{sa[0][:80]}” / “{sb[0][:80]}”")
-            wa, wb = set(words(sa[0])), set(words(sb[0]))
-            for x, y in _ANTONYMS:
-                if (x in wa and y in wb and y not in wa) or (y in wa and x in wb and x not in wa):
-                    return Conflict("antonym", ids, f"{x}/{y}: “{sa[0][:80]}” / “{sb[0][:80]}”")
-    return None
-
-
-def _sentences_with_stems(text: str) -> list[tuple[str, set[str]]]:
-    parts = [p for p in re.split(r"(?<=[.!?])\s+|\n+", text) if p.strip()]
-    return [(p, set(content_stems(p)) - set(numbers(p))) for p in parts]

@@ -1,0 +1,188 @@
+"""The conflict scan: two passages that state incompatible things about the same matter.
+
+A conflict is two statements about the same thing that cannot both be true: the same quantity with
+different values ("handled 4.2 million containers" / "handled 3.1 million containers"), the same
+statement with and without a negation, or with a word and its antonym. Two sentences are about the
+same thing when most of their content words are shared. Numbers that only name or point at something
+(section, figure, table, page and reference numbers, list markers, years cited beside an author) are
+not quantities, and headings, captions and bibliography entries are not statements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..types import Candidate, Conflict
+from .claims import sentences
+from .text import NUMBER_WORDS, content_stems, negated, stem, words
+
+# Share of the smaller sentence's content words the other must hold for a number conflict (the
+# numbers themselves differ, the rest must match), and of the union for negation and antonyms (the
+# sentences must be the same statement but for the negation or the antonym).
+SAME_MATTER = 0.6
+SAME_STATEMENT = 0.7
+MIN_CONTENT = 3
+
+_ANTONYMS = (
+    ("increase", "decrease"),
+    ("increased", "decreased"),
+    ("rose", "fell"),
+    ("rise", "fall"),
+    ("higher", "lower"),
+    ("more", "less"),
+    ("allowed", "prohibited"),
+    ("permitted", "forbidden"),
+    ("true", "false"),
+    ("before", "after"),
+    ("won", "lost"),
+    ("approved", "rejected"),
+    ("accepted", "rejected"),
+    ("open", "closed"),
+    ("required", "optional"),
+    ("legal", "illegal"),
+    ("above", "below"),
+    ("maximum", "minimum"),
+    ("gain", "loss"),
+    ("profit", "loss"),
+)
+# Words after which a number names or points at something instead of measuring it.
+_POINTERS = frozenset(
+    """section sections sec § chapter chapters ch fig figs figure figures table tables tab page pages p pp
+    eq eqs equation equations ref refs reference references appendix item items step steps version
+    versions v no nos number line lines footnote note notes part parts article articles clause clauses
+    paragraph paragraphs rule rules volume vol issue listing algorithm theorem lemma definition example
+    exercise release""".split()
+)
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_UNITLESS = frozenset(["percent", "per", "cent", "%"])
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)*%?(?![\w])")
+# A statement is not: a heading, list item or caption ("3.2 Results", "5 Measure of selectivity",
+# "Figure 5: ..."), a reference list entry ("[12] Smith J, ...", "12. Smith, J."), a question. A
+# sentence that opens with a quantity ("4.2 million containers were ...") is one.
+_NOT_A_STATEMENT = re.compile(
+    r"^\s*(?:\[\d+\]|\d+(?:\.\d+)*\.?\s+[A-Z]|(?i:fig(?:ure)?|table|tab|section|chapter|appendix)\.?\s*\d)"
+)
+# A year cited beside an author: "(Smith et al., 2019)", "Smith (2019)", "(2019a; ...)".
+_CITED_YEAR = re.compile(r"(?:et al\.?,?\s*|\((?:[^()]*?,\s*)?)(1[6-9]\d\d|20\d\d)[a-z]?\s*[);,]")
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    text: str
+    stems: frozenset[str]  # content stems, numbers left out
+    quantities: dict[str, frozenset[float]]  # what is counted or measured -> the values stated
+    written: dict[float, str]  # each value as the sentence writes it ("4.2 million")
+    negated: bool
+    words: frozenset[str]
+
+
+def find_conflicts(candidates: Sequence[Candidate]) -> list[Conflict]:
+    """Pairs of passages that say incompatible things about the same matter, at most one per pair."""
+    statements = [_statements(c.unit.passage) for c in candidates]
+    conflicts = []
+    for i, first in enumerate(candidates):
+        for j in range(i + 1, len(candidates)):
+            conflict = _conflict(first, candidates[j], statements[i], statements[j])
+            if conflict is not None:
+                conflicts.append(conflict)
+    return conflicts
+
+
+def _conflict(
+    first: Candidate, second: Candidate, ours: list[_Statement], theirs: list[_Statement]
+) -> Conflict | None:
+    ids = (first.unit.unit_id, second.unit.unit_id)
+    for a in ours:
+        for b in theirs:
+            if a.text == b.text:
+                continue  # the overlap two neighbouring units share
+            shared = a.stems & b.stems
+            smaller = min(len(a.stems), len(b.stems))
+            if smaller < MIN_CONTENT or len(shared) / smaller < SAME_MATTER:
+                continue
+            quoted = f"“{_short(a.text)}” / “{_short(b.text)}”"
+            for key in sorted(a.quantities.keys() & b.quantities.keys()):
+                if not a.quantities[key] & b.quantities[key]:
+                    values = f"{_values(a, key)} against {_values(b, key)}"
+                    return Conflict("number", ids, f"{values}: {quoted}")
+            if a.negated != b.negated and _same_statement(a.stems, b.stems):
+                return Conflict("negation", ids, quoted)
+            for x, y in _ANTONYMS:
+                if (x in a.words and y in b.words and y not in a.words) or (
+                    y in a.words and x in b.words and x not in a.words
+                ):
+                    pair = {stem(x), stem(y)}
+                    if _same_statement(a.stems - pair, b.stems - pair):
+                        return Conflict("antonym", ids, f"{x}/{y}: {quoted}")
+    return None
+
+
+def _same_statement(a: frozenset[str], b: frozenset[str]) -> bool:
+    """The two sentences say the same but for what sets them apart (a negation, an antonym)."""
+    return len(a | b) >= MIN_CONTENT and len(a & b) / len(a | b) >= SAME_STATEMENT
+
+
+def _statements(passage: str) -> list[_Statement]:
+    out = []
+    for line in passage.split("\n"):
+        for sentence in sentences(line):
+            if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):
+                continue
+            stems = frozenset(s for s in content_stems(sentence) if not any(ch.isdigit() for ch in s))
+            quantities, written = _quantities(sentence)
+            out.append(
+                _Statement(
+                    sentence, stems, quantities, written, negated(sentence), frozenset(words(sentence))
+                )
+            )
+    return out
+
+
+def _quantities(sentence: str) -> tuple[dict[str, frozenset[float]], dict[float, str]]:
+    """The numbers that measure something, keyed by what they measure: the next word (a unit, a
+    noun: "4.2 million containers" -> contain: 4200000), "%" for percentages, "year" for a bare year."""
+    cited = {m.start(1) for m in _CITED_YEAR.finditer(sentence)}
+    found: dict[str, set[float]] = {}
+    written: dict[float, str] = {}
+    for match in _NUMBER.finditer(sentence):
+        token = match.group(0)
+        if match.start() in cited or "." in token.rstrip("%").replace(".", "", 1):
+            continue  # a year cited beside an author; a dotted section number ("3.2.1")
+        before = words(sentence[: match.start()])[-1:]
+        if before and (before[0] in _POINTERS or sentence[: match.start()].rstrip().endswith(("[", "#"))):
+            continue
+        value = float(token.rstrip("%").replace(",", ""))
+        after = [w for w in words(sentence[match.end() :])[:3]]
+        percent = token.endswith("%") or sentence[match.end() :].lstrip().startswith("%")
+        if percent or (after and after[0] in _UNITLESS):
+            key = "%"
+        else:
+            if after and after[0] in _SCALE:
+                token = f"{token} {after[0]}"
+                value *= _SCALE[after.pop(0)]
+            noun = next((w for w in after[:2] if w.isalpha() and w not in _STOP_AFTER), None)
+            if noun is not None:
+                key = stem(noun)
+            elif token.isdigit() and 1600 <= value <= 2100:
+                key = "year"
+            else:
+                continue  # a number that measures nothing named: nothing to compare it with
+        found.setdefault(key, set()).add(value)
+        written[value] = token
+    return {key: frozenset(values) for key, values in found.items()}, written
+
+
+# Words after a number that say nothing of what it measures ("18 in 2022", "7 and").
+_STOP_AFTER = frozenset(
+    "a an and or the in on at of for to from by with than as is are was were be it its this that".split()
+) | frozenset(NUMBER_WORDS)
+
+
+def _values(statement: _Statement, key: str) -> str:
+    return ", ".join(statement.written[v] for v in sorted(statement.quantities[key]))
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 120 else text[:117] + "…"

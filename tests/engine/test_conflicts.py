@@ -1,0 +1,116 @@
+"""The conflict scan: two statements about the same thing that cannot both be true, and nothing else
+(section, figure, page and reference numbers, captions, cited years, unrelated sentences)."""
+
+from __future__ import annotations
+
+import pytest
+from citedesk_engine.answer.conflicts import find_conflicts
+from citedesk_engine.types import Candidate, EvidenceUnit
+
+
+def candidate(number: int, text: str, document: str = "") -> Candidate:
+    unit = EvidenceUnit(f"u{number}", document or f"/docs/d{number}.txt", "v", number, text, 0, len(text))
+    return Candidate(unit, {}, {}, 0.0)
+
+
+def kinds(first: str, second: str) -> list[str]:
+    return [c.kind for c in find_conflicts([candidate(1, first), candidate(2, second)])]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        (
+            "The harbour handled 4.2 million containers in 2023, a record.",
+            "In 2023 the harbour handled 3.1 million containers.",
+            "number",
+        ),
+        (
+            "The bridge is 12.3 kilometres long.",
+            "An older survey says the Vasco da Gama Bridge is 17.2 kilometres long, including its viaducts.",
+            "number",
+        ),
+        ("Site one recorded 18 cases.", "Site one recorded 7 cases.", "number"),
+        (
+            "Response rates reached 66% in the treated group.",
+            "Response rates reached 41 % in the treated group.",
+            "number",
+        ),
+        (
+            "Visitors may bring pets into the reading room.",
+            "Visitors may not bring pets into the reading room.",
+            "negation",
+        ),
+        (
+            "Prices of the shares rose sharply after the merger.",
+            "Prices of the shares fell sharply after the merger.",
+            "antonym",
+        ),
+    ],
+)
+def test_real_contradictions_are_found(first: str, second: str, kind: str) -> None:
+    assert kinds(first, second) == [kind]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # section numbers of a manual (the real session's "['1.4'] against ['1.3', '9.4']")
+        (
+            "1.4 Basic package management\nThe apt-get command installs packages.",
+            "1.3 Filesystem\n9.4 Apt-get tips: the apt-get command installs packages quickly.",
+        ),
+        # a percentage against a figure caption's number
+        (
+            "Selectivity rose to 66 % in the treated group.",
+            "5 Measure of selectivity in the treated group over time",
+        ),
+        # a percentage against a reference list entry
+        (
+            "Selectivity was 66% in the treated group [12].",
+            "[12] Smith J. Selectivity in the treated group. J Neurosci 2019;4:12.",
+        ),
+        # years cited beside authors
+        (
+            "Eight young healthy subjects took part (Smith et al., 2019).",
+            "Eight young healthy subjects took part (Jones, 2021).",
+        ),
+        ("See Section 3 for the results of the trial.", "See Section 4 for the results of the trial."),
+        (
+            "As shown in Figure 2, the response of the muscles was slow.",
+            "As shown in Figure 5, the response of the muscles was slow.",
+        ),
+        # a negation in an unrelated sentence sharing a few words
+        ("The museum is not open on Mondays.", "The museum shop sells postcards of the reading room."),
+        # the same figure written two ways, and an added detail
+        (
+            "Debian 12 was released in 2023 with kernel 6.1.",
+            "Debian 12 was released in June 2023 with kernel 6.1.",
+        ),
+        # numbers that measure different things
+        (
+            "The survey asked 120 households about 3 services.",
+            "The survey asked 120 households about their 2 cars.",
+        ),
+    ],
+)
+def test_what_is_not_a_contradiction_is_not_reported(first: str, second: str) -> None:
+    assert kinds(first, second) == []
+
+
+def test_the_overlap_of_two_neighbouring_units_is_no_conflict() -> None:
+    shared = "The committee approved the budget of 4 million euros."
+    first = candidate(1, "Opening remarks were brief. " + shared, "/docs/minutes.txt")
+    second = candidate(2, shared + " The session closed at noon.", "/docs/minutes.txt")
+    assert find_conflicts([first, second]) == []
+
+
+def test_the_detail_names_both_figures_as_written() -> None:
+    (conflict,) = find_conflicts(
+        [
+            candidate(1, "The harbour handled 4.2 million containers."),
+            candidate(2, "The harbour handled 3.1 million containers."),
+        ]
+    )
+    assert conflict.detail.startswith("4.2 million against 3.1 million")
+    assert conflict.unit_ids == ("u1", "u2")
