@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .answer.flow import AnswerFlow
+from .answer.followup import EarlierTurn
 from .answer.verify import ClaimVerifier
 from .config import (
     DEFAULT,
@@ -29,6 +31,7 @@ from .index.blobs import sha256_hex
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .ingest.pipeline import IngestPipeline, document_id, embed_texts
+from .languages import identify
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
@@ -58,6 +61,12 @@ from .types import (
 )
 
 
+def _turn(question: str, answer: dict[str, object]) -> EarlierTurn:
+    """An earlier turn as a follow-up may refer to it: its question and the answer it got."""
+    text = answer.get("text", "") if answer.get("decision") != "refused" else ""
+    return EarlierTurn(question, re.sub(r"\s*\[\d+\]", "", str(text)))
+
+
 class Engine:
     """Open with `Engine.open(...)`; close (or use as a context manager) to release the library."""
 
@@ -81,12 +90,16 @@ class Engine:
         config: Config | None = None,
         *,
         embedder: Embedder | None = None,
+        generator: Generator | None = None,
     ) -> Engine:
-        """Open (or create) a library; models load lazily, on first use."""
+        """Open (or create) a library; models load lazily, on first use. `embedder` and `generator`
+        replace the configured models (tests, and callers with a model of their own in memory)."""
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
-        return cls(Library(folder), config, registry, embedder)
+        engine = cls(Library(folder), config, registry, embedder)
+        engine._generator = generator
+        return engine
 
     def close(self) -> None:
         self.library.close()
@@ -192,15 +205,22 @@ class Engine:
         k: int | None = None,
         mode: str | None = None,
         conversation: str | None = None,
+        follow_up: bool = True,
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
     ) -> Answer:
-        """A cited answer or an attributable refusal; the turn is stored in its conversation."""
+        """A cited answer or an attributable refusal; the turn is stored in its conversation (a new
+        one when none is given, created only once the answer exists: a stopped question leaves no
+        empty conversation). In a conversation, a follow-up that cannot stand alone is rewritten from
+        the previous turn (answer/followup.py); `follow_up=False` asks the question as it stands."""
         store = self.library.conversations
         if conversation is not None and not store.exists(conversation):
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
-        conversation = conversation or store.new(question)
-        earlier = [turn.question for turn in store.turns(conversation)]
+        earlier = (
+            [_turn(turn.question, turn.answer) for turn in store.turns(conversation)]
+            if conversation is not None and follow_up
+            else []
+        )
         flow = AnswerFlow(
             retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(query, count, asked),
             embed_query=self.embed_query,
@@ -212,6 +232,8 @@ class Engine:
             paths=lambda: {d.document: d.source_path for d in self.documents()},
             library_empty=lambda: not self.library.manifest.live_versions(),
             calibrated_rerank=self.config.models.reranker == DEFAULT,
+            identify_language=identify,
+            document_languages=lambda: {d.document: d.language for d in self.documents()},
         )
         answer = flow.ask(
             question,
@@ -221,6 +243,7 @@ class Engine:
             on_event=on_event,
             cancel=cancel,
         )
+        conversation = conversation or store.new(question)
         answer = dataclasses.replace(answer, conversation=conversation)
         store.add_turn(conversation, question, plain(answer))
         return answer
@@ -242,9 +265,16 @@ class Engine:
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
 
     def generator(self) -> Generator:
+        """The generator, loaded on first use (`Engine.open(generator=...)` puts another in its slot)."""
         if self._generator is None:
             self._generator = LocalGenerator(self.llm())
         return self._generator
+
+    def load_generator(self) -> None:
+        """Load the local generator now rather than on the first question (the window does this in
+        the background once the other models are ready); a generator given to `open` needs nothing."""
+        if self._generator is None or isinstance(self._generator, LocalGenerator):
+            self.llm().model()
 
     def reranker(self) -> Reranker:
         """The configured reranker, built once."""

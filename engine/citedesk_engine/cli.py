@@ -65,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--k", type=int, default=None, help="passages kept after reranking (default: top_k)")
     ask.add_argument("--mode", choices=("strict", "normal", "exploratory"), default=None, help="trust mode")
     ask.add_argument("--conversation", metavar="ID", help="continue this conversation (follow-up question)")
+    ask.add_argument(
+        "--as-is",
+        action="store_true",
+        help="in a conversation, search the question as it stands (no rewrite from the earlier turns)",
+    )
     verify = verbs.add_parser(
         "verify", parents=[common], help="measure the per-claim gate on labelled claims"
     )
@@ -285,6 +290,7 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
             k=args.k,
             mode=args.mode,
             conversation=args.conversation,
+            follow_up=not args.as_is,
             on_event=None if args.json else stream,
             cancel=cancel,
         )
@@ -294,9 +300,13 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
         print(json.dumps(answer_json(answer), ensure_ascii=False))
         return 0
     print(file=sys.stderr)
+    if answer.searched:
+        print(f"(searched as: {answer.searched})")
     if answer.refusal is not None:
         print(f"REFUSED at stage {answer.refusal.stage.value}: {answer.refusal.reason}")
     else:
+        if answer.quote:
+            print("(the model found no answer: the passage's own sentence, quoted)")
         print(answer.text)
         if answer.removed_claims:
             print(f"({answer.removed_claims} unsupported sentence(s) removed)")
@@ -312,8 +322,10 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
 def answer_json(answer: Answer) -> dict[str, Any]:
     return {
         "question": answer.question,
+        "searched": answer.searched,
         "decision": answer.decision.value,
         "answer": answer.text,
+        "quote": answer.quote,
         "refusal": None
         if answer.refusal is None
         else {

@@ -46,6 +46,8 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
         ),
         conversation=str(data.get("conversation", "")),
         removed_claims=int(data.get("removed_claims", 0)),
+        searched=str(data.get("searched", "")),
+        quote=bool(data.get("quote", False)),
     )
 
 

@@ -102,6 +102,7 @@ class Stage(StrEnum):
     SCRIPT = "script"
     RELEVANCE = "relevance"
     AUTHORITY = "authority"
+    GENERATION = "generation"  # the model read the passages and found no answer in them
     FAITHFULNESS = "faithfulness"
     CONFLICT = "conflict"
 
@@ -169,6 +170,8 @@ class Answer:
     refusal: Refusal | None = None
     conversation: str = ""
     removed_claims: int = 0
+    searched: str = ""  # the question as searched, when a follow-up was rewritten or folded ("": as asked)
+    quote: bool = False  # the model found no answer; the answer is a passage's sentence, quoted verbatim
 
 
 class FileStatus(StrEnum):

@@ -116,7 +116,7 @@ def test_authority_refusal_in_strict_mode(engine: Engine) -> None:
 
 def test_faithfulness_refusal_when_the_model_invents(engine: Engine) -> None:
     answer = engine.ask("Who built the Vasco da Gama Bridge?")
-    assert answer.refusal is not None and answer.refusal.stage in (Stage.FAITHFULNESS, Stage.RELEVANCE)
+    assert answer.refusal is not None and answer.refusal.stage in (Stage.FAITHFULNESS, Stage.GENERATION)
     if answer.refusal.stage is Stage.FAITHFULNESS:
         assert answer.removed_claims >= 1 and all(not c.supported for c in answer.claims)
 

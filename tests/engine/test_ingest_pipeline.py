@@ -341,3 +341,23 @@ def test_a_reembed_interrupted_by_a_crash_is_finished_or_rolled_back(tmp_path: P
     with Engine.open(library, embedder=HashEmbedder(32)) as engine:
         assert (library / "vectors").exists() and not (library / "vectors.old").exists()
         assert not engine.needs_reembed() and engine.retrieve("bridge", k=1, signals=["vector"]).candidates
+
+
+def test_work_progress_moves_through_a_long_document_and_ends_whole(tmp_path: Path) -> None:
+    """The bar of a batch counts bytes, the file being embedded by its passages: it moves during the
+    embedding of one long file instead of sitting at 0% (or 50% of two files) until it ends."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "long.txt").write_text("\n\n".join(f"{factories.LOREM} {n}" for n in range(200)))
+    (docs / "short.txt").write_text("A short note about the harbour.")
+    events: list[Progress] = []
+    config = Config(ingest=IngestConfig(embed_batch=4))
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder()) as engine:
+        engine.ingest([docs], on_event=lambda e: events.append(e) if isinstance(e, Progress) else None)
+    work = [(e.done, e.total) for e in events if e.stage == "work"]
+    total = sum(p.stat().st_size for p in docs.iterdir())
+    assert work and all(t == total for _, t in work) and work[-1][0] == total
+    assert [d for d, _ in work] == sorted(d for d, _ in work)  # never goes back
+    long_size = (docs / "long.txt").stat().st_size
+    during_long = [d for d, _ in work if 0 < d < long_size]
+    assert len(during_long) >= 5  # many steps inside the long file, not one jump at its end

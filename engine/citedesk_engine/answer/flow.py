@@ -1,6 +1,7 @@
 """The ask pipeline after retrieval: gates, generation, claims, per-claim verification -> Answer.
 
-no_evidence -> script -> relevance -> authority -> conflict scan -> generate -> split claims ->
+no_evidence -> script -> relevance -> authority -> conflict scan -> generate (the model may find no
+answer: the generation stage refuses) -> split claims ->
 per-claim gate (unsupported claims dropped and counted; none left: refuse) -> strict mode and a
 conflict touching a cited passage: refuse. Every stage leaves a StageTrace.
 """
@@ -18,11 +19,15 @@ import numpy.typing as npt
 from ..config import AnswerConfig
 from ..errors import Cancelled, ConfigError
 from ..events import EventCallback, StageStarted, TokenDelta, emit
+from ..languages import UNDETERMINED, language_name
 from ..protocols import Generator
 from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
-from .claims import split_claims
-from .gates import TRUST_MODES, authority_gate, find_conflicts, relevance_gate, script_gate
+from .claims import sentences, split_claims
+from .conflicts import find_conflicts
+from .followup import EarlierTurn, resolve
+from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
 from .prompts import NOT_FOUND, build_messages
+from .text import content_stems
 from .verify import ClaimVerifier
 
 
@@ -38,6 +43,8 @@ class AnswerFlow:
     paths: Callable[[], dict[str, str]]
     library_empty: Callable[[], bool]
     calibrated_rerank: bool = False  # rerank scores are the packaged reranker's probabilities
+    identify_language: Callable[[str], tuple[str, float]] | None = None  # (code, probability)
+    document_languages: Callable[[], dict[str, str]] = dict
 
     def ask(
         self,
@@ -45,7 +52,7 @@ class AnswerFlow:
         *,
         k: int,
         mode: str | None = None,
-        earlier: Sequence[str] = (),
+        earlier: Sequence[EarlierTurn] = (),
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
     ) -> Answer:
@@ -55,8 +62,21 @@ class AnswerFlow:
         run = _Run(question, on_event, cancel)
         if self.library_empty():
             return run.refuse(Refusal(Stage.NO_EVIDENCE, "The library is empty: add documents first."))
-        # Follow-ups ("and when was it built?") are searched with the earlier question folded in.
-        query = " ".join([question, *earlier[-1:]])
+        asked = question
+        if earlier:
+            # A follow-up that cannot stand alone ("Where did she study?") is rewritten into one
+            # that does; retrieval, the gates and the generator read that (followup.py).
+            run.stage("follow-up")
+            resolved = resolve(question, earlier, self.generator(), cancel=cancel)
+            run.record(
+                "follow-up", 1, 1, how=resolved.how, searched=resolved.searched, rewrite=resolved.rewrite
+            )
+            run.searched = resolved.searched if resolved.how != "as asked" else ""
+            query = resolved.searched
+            if resolved.how == "rewritten":
+                question = resolved.searched
+        else:
+            query = question
         run.stage("retrieve")
         retrieval = self.retrieve(query, k, question)
         run.trace.extend(retrieval.trace)
@@ -65,7 +85,7 @@ class AnswerFlow:
             return run.refuse(Refusal(Stage.NO_EVIDENCE, "Retrieval found no passage for this question."))
 
         run.stage("script")
-        refusal = script_gate(question)
+        refusal = script_gate(asked)
         run.record("script", len(candidates), 0 if refusal else len(candidates))
         if refusal:
             return run.refuse(refusal)
@@ -100,7 +120,7 @@ class AnswerFlow:
             min_rerank=self.config.min_rerank if self.calibrated_rerank else None,
         )
         if refusal:
-            return run.refuse(refusal)
+            return run.refuse(self._with_language_note(refusal, question, candidates))
 
         run.stage("authority")
         tiers = self.tiers()
@@ -124,17 +144,43 @@ class AnswerFlow:
             on_token=lambda piece: emit(on_event, TokenDelta(piece)),
             cancel=cancel,
         )
-        run.record("generate", len(context), len(context), characters=len(text))
-        if NOT_FOUND.lower() in text.lower() or not text.strip():
+        declined = NOT_FOUND.lower() in text.lower() or not text.strip()
+        quote = _quote(question, judged, context, self.config, self.calibrated_rerank) if declined else None
+        run.record(
+            "generate",
+            len(context),
+            len(context),
+            characters=len(text),
+            declined=declined,
+            quote=quote[1].unit.unit_id if quote else None,
+        )
+        if declined and quote is None:
             return run.refuse(
                 Refusal(
-                    Stage.RELEVANCE, "The passages found do not answer this question.", {"by": "generator"}
+                    Stage.GENERATION,
+                    "The passages found are about this question, but the model found no answer in them.",
+                    {
+                        "read": [
+                            {"unit_id": c.unit.unit_id, "document": c.unit.document, "page": c.unit.page}
+                            for c in context
+                        ]
+                    },
                 ),
                 text=text,
             )
 
         run.stage("verify")
-        claims, removed = self._verify(question, text, context)
+        if quote is not None:
+            # The model declined, but a passage judged to answer holds a sentence with the question's
+            # words: that sentence, verbatim, is the answer, marked as a quote. It is verified as what
+            # it is, a statement of the passage (guards, alignment, verifier), not as a short answer
+            # that must add words to the question: "Visitors may not bring pets." adds only "not".
+            sentence, source = quote
+            claims, removed = self._verify("", f"{sentence} [1]", [source])
+            context = [source]
+            run.quote = True
+        else:
+            claims, removed = self._verify(question, text, context)
         supported = [c for c in claims if c.supported]
         run.record(
             "verify",
@@ -168,6 +214,26 @@ class AnswerFlow:
             )
         return run.answer(supported, claims, context, conflicts, removed, self.paths())
 
+    def _with_language_note(
+        self, refusal: Refusal, question: str, candidates: Sequence[Candidate]
+    ) -> Refusal:
+        """A relevance refusal of a question in another language than the passages says so: the
+        retrievers and the gate match words and meaning within one language."""
+        if self.identify_language is None:
+            return refusal
+        code, probability = self.identify_language(question)
+        languages = self.document_languages()
+        found = {languages.get(c.unit.document, UNDETERMINED) for c in candidates} - {UNDETERMINED}
+        if probability < QUESTION_LANGUAGE_PROBABILITY or not found or code in found:
+            return refusal
+        theirs = ", ".join(sorted(language_name(f) for f in found))
+        note = (
+            f" The question seems to be in {language_name(code)}, the passages considered are in {theirs}: "
+            f"CiteDesk finds passages by their words and meaning in one language, so asking in {theirs} "
+            "may find them."
+        )
+        return Refusal(refusal.stage, refusal.reason + note, {**refusal.details, "question_language": code})
+
     def _verify(self, question: str, text: str, context: Sequence[Candidate]) -> tuple[list[Claim], int]:
         claims = []
         for raw in split_claims(text):
@@ -189,6 +255,46 @@ class AnswerFlow:
         return claims, removed
 
 
+# py3langid's probability for a question's language to be named in a refusal ("Wie ändere ich den
+# Standard-Editor?" 0.98; short English questions score 0.6-0.95, so only a confident guess is said).
+QUESTION_LANGUAGE_PROBABILITY = 0.9
+
+
+def _quote(
+    question: str,
+    judged: Sequence[Relevance],
+    context: Sequence[Candidate],
+    config: AnswerConfig,
+    calibrated_rerank: bool,
+) -> tuple[str, Candidate] | None:
+    """When the generator declines: a sentence that holds every content word of the question, in a
+    passage judged to answer it, and that passage ("Can visitors bring pets into the reading room?"
+    - "Visitors may not bring pets into the reading room."). Judged to answer means the packaged
+    reranker's probability passes `min_rerank`, the relevance gate's own calibrated "likely to
+    answer" (benchmarks/calibrate_relevance.py); no new threshold. Every word, not most: a sentence
+    about the question's subject that lacks what is asked ("Who built the bridge?" - "The bridge
+    is 17.2 kilometres long.") is no answer, and the reranker scores such passages high."""
+    if not calibrated_rerank or config.min_rerank <= 0:
+        return None
+    wanted = set(content_stems(question))
+    if not wanted:
+        return None
+    read = {c.unit.unit_id for c in context}
+    for relevance in judged:  # in the order retrieval ranked them
+        candidate = relevance.candidate
+        if (
+            candidate.unit.unit_id not in read
+            or relevance.rerank is None
+            or relevance.rerank < config.min_rerank
+        ):
+            continue
+        for line in candidate.unit.passage.split("\n"):
+            for sentence in sentences(line):
+                if wanted <= set(content_stems(sentence)):
+                    return sentence, candidate
+    return None
+
+
 class _Run:
     """Bookkeeping of one question: trace, events, cancel checks, and building the Answer."""
 
@@ -197,6 +303,8 @@ class _Run:
         self.on_event = on_event
         self.cancel = cancel
         self.trace: list[StageTrace] = []
+        self.searched = ""  # the question as searched, when a follow-up was rewritten or folded
+        self.quote = False  # the answer is a passage's sentence quoted, the model having declined
         self._started = time.perf_counter()
 
     def stage(self, name: str) -> None:
@@ -223,6 +331,7 @@ class _Run:
             trace=tuple(self.trace),
             refusal=refusal,
             removed_claims=sum(1 for c in claims if not c.supported),
+            searched=self.searched,
         )
 
     def answer(
@@ -272,4 +381,6 @@ class _Run:
             conflicts=tuple(conflicts),
             trace=tuple(self.trace),
             removed_claims=removed,
+            searched=self.searched,
+            quote=self.quote,
         )

@@ -21,14 +21,14 @@ import numpy as np
 
 from ..config import IngestConfig
 from ..errors import Cancelled, ExtractionError, LibraryError, ModelError
-from ..events import EventCallback, FileFinished, Progress, StageStarted, emit
+from ..events import Event, EventCallback, FileFinished, Progress, StageStarted, emit
 from ..index.blobs import sha256_hex
 from ..index.library import Library, NewVersion
+from ..languages import detect_language
 from ..protocols import Embedder
 from ..types import DocumentRecord, FileResult, FileStatus, IngestReport, StageTimes
 from .chunk import chunk
 from .extract import extract
-from .language import detect_language
 from .units import build_units
 
 log = logging.getLogger(__name__)
@@ -53,6 +53,44 @@ def expand_paths(paths: Iterable[str | Path]) -> Iterator[Path]:
                     yield Path(folder) / name
 
 
+def _size(path: Path) -> int:
+    try:
+        return max(1, path.stat().st_size)
+    except OSError:
+        return 1
+
+
+class _Work:
+    """How far a whole ingest is, in bytes of its files: finished files count whole, the file being
+    embedded by the share of its passages done (embedding is most of the time), so the bar moves
+    through a long document and the time left comes from measured throughput. Emitted as
+    Progress("work", done, total) beside the per-file and per-passage events."""
+
+    def __init__(self, sizes: list[int], on_event: EventCallback | None) -> None:
+        self._sizes = sizes
+        self._total = sum(sizes)
+        self._done = 0
+        self._on_event = on_event
+
+    def within(self, index: int) -> EventCallback | None:
+        """The event callback for file `index`: its embedding progress advances the work."""
+        if self._on_event is None:
+            return None
+        callback = self._on_event
+
+        def forward(event: Event) -> None:
+            callback(event)
+            if isinstance(event, Progress) and event.stage == "embed" and event.total:
+                share = self._sizes[index] * event.done // event.total
+                callback(Progress("work", self._done + share, self._total, event.subject))
+
+        return forward
+
+    def finished(self, index: int) -> None:
+        self._done += self._sizes[index]
+        emit(self._on_event, Progress("work", self._done, self._total))
+
+
 @dataclass
 class IngestPipeline:
     library: Library
@@ -72,6 +110,7 @@ class IngestPipeline:
         times = StageTimes()
         emit(on_event, StageStarted("ingest", f"{len(files)} files"))
         emit(on_event, Progress("files", 0, len(files)))
+        work = _Work([_size(path) for path in files], on_event)
         cancelled = False
         for number, path in enumerate(files, start=1):
             if cancelled or (cancel is not None and cancel.is_set()):
@@ -79,7 +118,7 @@ class IngestPipeline:
                 result = FileResult(str(path), document_id(path), FileStatus.CANCELLED, "ingest cancelled")
             else:
                 try:
-                    result, spent = self._one(path, on_event, cancel, authority)
+                    result, spent = self._one(path, work.within(number - 1), cancel, authority)
                 except (LibraryError, ModelError):
                     raise  # not about this file: every other file would fail the same way
                 except Exception as exc:  # one file's surprise must not end the batch
@@ -96,6 +135,7 @@ class IngestPipeline:
             results.append(result)
             emit(on_event, FileFinished(result))
             emit(on_event, Progress("files", number, len(files), str(path)))
+            work.finished(number - 1)
         if any(r.status is FileStatus.INGESTED for r in results):
             self.library.vectors.compact()
         return IngestReport(tuple(results), cancelled=cancelled, times=times)

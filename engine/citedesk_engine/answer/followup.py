@@ -1,0 +1,128 @@
+"""Follow-up questions: which depend on the conversation, and how they become standalone questions.
+
+A question that names what it asks about ("What was the main conclusion of the study?") is searched
+as asked, whatever came before it. One that cannot be understood alone (a pronoun: "Where did she
+study?"; an ellipsis: "And in 2022?", "What about gamma rays?", "Why?") is rewritten by the generator
+from the previous turn into a question that stands alone ("Where did Marie Curie study?"); retrieval,
+every gate and the generator then read that question, and the answer says what was searched. A
+rewrite that does not read as the same question (empty, far longer, the model's refusal phrase, none
+of the follow-up's own words) is not trusted: the previous question is folded into the search
+instead, and the answer says so.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..protocols import Generator
+from .prompts import NOT_FOUND
+from .text import content_stems, words
+
+# Words that point back at something the question does not name (English; a question in another
+# language is searched as asked unless it is an ellipsis).
+_PRONOUNS = frozenset(
+    """he she him her his hers they them their theirs it its itself himself herself themselves
+    former latter""".split()
+)
+# "this", "that": a pointer when it stands for the subject ("What is this?", "How does that work?"),
+# not when it names one ("this study", "those results") or opens a relative clause ("the file that
+# is read first"): the word before it is no noun, and a verb or the end follows it.
+_DEMONSTRATIVES = frozenset("this that these those".split())
+_BEFORE_POINTER = frozenset(
+    """what who which why how when where is was are were does did do can could will would about of in
+    for from with after before on to""".split()
+)
+_AFTER_POINTER = frozenset(
+    """is was are were does did do mean means work works happen happened used called cost costs take true
+    right correct possible""".split()
+)
+_ELLIPSIS = re.compile(
+    r"^\s*(?:and|but|or|also|what about|how about|and what about|what else|anything else|same for)\b",
+    re.IGNORECASE,
+)
+_QUESTION_WORDS = frozenset("what who whom whose which when where why how".split())
+MAX_REWRITE_WORDS = 40
+
+REWRITE_SYSTEM = (
+    "Rewrite the follow-up question so that it can be understood without the conversation: replace "
+    "pronouns and references with what they refer to, and keep every other word. Write only the "
+    "rewritten question."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EarlierTurn:
+    """What a follow-up may refer to: an earlier question and the answer it got ("" if refused)."""
+
+    question: str
+    answer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """The question as searched, and how it came from the question as asked."""
+
+    searched: str
+    how: str  # "as asked" | "rewritten" | "folded" (the previous question added to the search)
+    rewrite: str = ""  # what the generator wrote, when it was asked
+
+
+def depends_on_conversation(question: str) -> bool:
+    """The question points back at an earlier turn and cannot be searched on its own."""
+    said = words(question)
+    if not said:
+        return False
+    if _ELLIPSIS.match(question):
+        return True
+    for index, word in enumerate(said):
+        if word in _PRONOUNS:
+            return True
+        if word in _DEMONSTRATIVES:
+            before = said[index - 1] if index else ""
+            after = said[index + 1] if index + 1 < len(said) else ""
+            if (not before or before in _BEFORE_POINTER) and (not after or after in _AFTER_POINTER):
+                return True
+    # "Why?", "When exactly?", "How many?": a question word and little else.
+    return len(content_stems(question)) == 0 and said[0] in _QUESTION_WORDS
+
+
+def resolve(
+    question: str,
+    earlier: Sequence[EarlierTurn],
+    generator: Generator | None,
+    *,
+    cancel: threading.Event | None = None,
+) -> Resolved:
+    """The standalone question to search for `question`, asked after `earlier` turns."""
+    if not earlier or not depends_on_conversation(question):
+        return Resolved(question, "as asked")
+    previous = earlier[-1]
+    folded = Resolved(f"{question} {previous.question}", "folded")
+    if generator is None:
+        return folded
+    conversation = f"Question: {previous.question}\n" + (
+        f"Answer: {previous.answer}\n" if previous.answer else ""
+    )
+    messages = [
+        {"role": "system", "content": REWRITE_SYSTEM},
+        {"role": "user", "content": f"{conversation}Follow-up question: {question}\nRewritten question:"},
+    ]
+    rewrite = " ".join(generator.generate(messages, max_tokens=60, cancel=cancel).split())
+    rewrite = rewrite.removeprefix("Rewritten question:").strip().strip('"“”').strip()
+    if not _trustworthy(rewrite, question):
+        return Resolved(folded.searched, "folded", rewrite)
+    if not rewrite.endswith("?"):
+        rewrite = rewrite.rstrip(".") + "?"
+    return Resolved(rewrite, "rewritten", rewrite)
+
+
+def _trustworthy(rewrite: str, question: str) -> bool:
+    if not rewrite or NOT_FOUND.lower() in rewrite.lower() or "\n" in rewrite:
+        return False
+    if len(words(rewrite)) > max(MAX_REWRITE_WORDS, 3 * len(words(question))):
+        return False
+    own = set(content_stems(question))
+    return not own or bool(own & set(content_stems(rewrite)))

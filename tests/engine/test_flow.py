@@ -1,0 +1,174 @@
+"""The ask flow after retrieval on fakes: follow-up questions, the generation stage and its quote,
+the language note of a relevance refusal. The real models run the same paths in test_ask.py."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from citedesk_engine import Engine
+from citedesk_engine.answer.flow import AnswerFlow
+from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation
+from citedesk_engine.answer.verify import ClaimVerifier
+from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
+from citedesk_engine.errors import Cancelled
+from citedesk_engine.languages import identify
+from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
+from citedesk_engine.types import Candidate, Decision, EvidenceUnit, Retrieval, Stage
+
+PASSAGES = {
+    "rules": "Opening hours are posted at the entrance. Visitors may not bring pets into the reading room. "
+    "Bags are left in the lockers.",
+    "curie": "Marie Curie discovered polonium and radium. She studied at the University of Paris, where she "
+    "later taught physics.",
+}
+
+
+class Replies:
+    """A generator that answers each prompt with the next scripted reply and keeps the prompts."""
+
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies)
+        self.prompts: list[list[dict[str, str]]] = []
+
+    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        self.prompts.append(list(messages))
+        return self.replies.pop(0)
+
+
+def make_flow(generator: Replies, rerank: float, searched: list[str]) -> AnswerFlow:
+    embedder = HashEmbedder()
+    units = [
+        EvidenceUnit(f"v-{i:05d}", f"/docs/{name}.txt", "v", i, text, 0, len(text))
+        for i, (name, text) in enumerate(PASSAGES.items())
+    ]
+    vectors = dict(zip([u.unit_id for u in units], embedder.embed([u.passage for u in units]), strict=True))
+
+    def retrieve(query: str, k: int, asked: str) -> Retrieval:
+        searched.append(query)
+        words = set(query.lower().split())
+        ranked = sorted(units, key=lambda u: -len(words & set(u.passage.lower().split())))
+        return Retrieval(query, tuple(Candidate(u, {}, {}, 1.0, rerank) for u in ranked[:k]), ())
+
+    return AnswerFlow(
+        retrieve=retrieve,
+        embed_query=lambda text: embedder.embed([text])[0],
+        stored_vectors=lambda ids: {i: vectors[i] for i in ids},
+        generator=lambda: generator,
+        verifier=ClaimVerifier(VerifyConfig()),
+        config=AnswerConfig(),
+        tiers=dict,
+        paths=dict,
+        library_empty=lambda: False,
+        calibrated_rerank=True,
+        identify_language=identify,
+        document_languages=lambda: {u.document: "en" for u in units},
+    )
+
+
+def test_a_declining_model_over_a_passage_judged_to_answer_gives_its_sentence_as_a_quote() -> None:
+    searched: list[str] = []
+    flow = make_flow(Replies("NOT IN PASSAGES"), rerank=0.95, searched=searched)
+    answer = flow.ask("Can visitors bring pets into the reading room?", k=2)
+    assert answer.decision is Decision.ANSWERED and answer.quote, answer.refusal
+    assert answer.text.startswith("Visitors may not bring pets into the reading room.")
+    (claim,) = answer.claims
+    assert claim.supported and claim.sources == ("v-00000",)
+    generate = next(t for t in answer.trace if t.stage == "generate")
+    assert generate.details["declined"] is True and generate.details["quote"] == "v-00000"
+
+
+def test_a_declining_model_without_a_confident_passage_refuses_at_the_generation_stage() -> None:
+    flow = make_flow(Replies("NOT IN PASSAGES"), rerank=0.2, searched=[])
+    answer = flow.ask("Can visitors bring pets into the reading room?", k=2)
+    assert answer.refusal is not None and answer.refusal.stage is Stage.GENERATION
+    assert "found no answer" in answer.refusal.reason and not answer.quote
+    assert [r["document"] for r in answer.refusal.details["read"]][0] == "/docs/rules.txt"
+    assert answer.refusal.details["generated"] == "NOT IN PASSAGES"
+
+
+def test_a_follow_up_with_a_pronoun_is_rewritten_and_searched_as_rewritten() -> None:
+    searched: list[str] = []
+    generator = Replies("Where did Marie Curie study?", "the University of Paris [1]")
+    flow = make_flow(generator, rerank=0.95, searched=searched)
+    earlier = [EarlierTurn("Who discovered polonium?", "Marie Curie")]
+    answer = flow.ask("Where did she study?", k=2, earlier=earlier)
+    assert generator.prompts[0][0]["content"] == REWRITE_SYSTEM
+    assert "Answer: Marie Curie" in generator.prompts[0][1]["content"]
+    assert searched == ["Where did Marie Curie study?"]
+    assert answer.searched == "Where did Marie Curie study?"
+    assert "Question: Where did Marie Curie study?" in generator.prompts[1][1]["content"]
+    assert answer.decision is Decision.ANSWERED and "University of Paris" in answer.text
+    follow_up = answer.trace[0]
+    assert follow_up.stage == "follow-up" and follow_up.details["how"] == "rewritten"
+
+
+def test_a_rewrite_that_is_not_the_same_question_falls_back_to_folding_and_says_so() -> None:
+    searched: list[str] = []
+    generator = Replies("NOT IN PASSAGES", "the University of Paris [1]")
+    flow = make_flow(generator, rerank=0.95, searched=searched)
+    answer = flow.ask("Where did she study?", k=2, earlier=[EarlierTurn("Who discovered polonium?")])
+    assert searched == ["Where did she study? Who discovered polonium?"]
+    assert answer.searched == searched[0] and answer.trace[0].details["how"] == "folded"
+
+
+def test_a_question_that_names_its_subject_is_searched_as_asked_in_a_conversation() -> None:
+    searched: list[str] = []
+    generator = Replies("the University of Paris [1]")
+    flow = make_flow(generator, rerank=0.95, searched=searched)
+    flow.ask("Where did Marie Curie study?", k=2, earlier=[EarlierTurn("What are the opening hours?")])
+    assert searched == ["Where did Marie Curie study?"] and len(generator.prompts) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "depends"),
+    [
+        ("Where did she study?", True),
+        ("And in 2022?", True),
+        ("What about gamma rays?", True),
+        ("Why?", True),
+        ("How does that work?", True),
+        ("What did they find?", True),
+        ("What was the main conclusion of the study?", False),
+        ("What is this study about?", False),
+        ("What is the file that is read first?", False),
+        ("Is there a way to change the default editor?", False),
+        ("What does apt-get autoremove do?", False),
+        ("When was Debian 10 released?", False),
+    ],
+)
+def test_which_questions_depend_on_the_conversation(question: str, depends: bool) -> None:
+    assert depends_on_conversation(question) is depends
+
+
+def test_a_relevance_refusal_of_a_question_in_another_language_says_so() -> None:
+    flow = make_flow(Replies(), rerank=0.01, searched=[])
+    answer = flow.ask("Wie ändere ich den Standard-Editor des Systems?", k=2)
+    assert answer.refusal is not None and answer.refusal.stage is Stage.RELEVANCE
+    assert "German" in answer.refusal.reason and "English" in answer.refusal.reason
+    assert answer.refusal.details["question_language"] == "de"
+
+
+def test_a_relevance_refusal_in_the_library_language_has_no_language_note() -> None:
+    flow = make_flow(Replies(), rerank=0.01, searched=[])
+    answer = flow.ask("What is the boiling point of liquid nitrogen at sea level?", k=2)
+    assert answer.refusal is not None and answer.refusal.stage is Stage.RELEVANCE
+    assert "language" not in answer.refusal.reason and "question_language" not in answer.refusal.details
+
+
+def test_a_stopped_question_leaves_no_empty_conversation(tmp_path: Path) -> None:
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "rules.txt").write_text(PASSAGES["rules"], encoding="utf-8")
+    cancel = threading.Event()
+    cancel.set()
+    generator = ScriptedGenerator("Visitors may not bring pets [1].")
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder(), generator=generator) as engine:
+        engine.ingest([docs])
+        with pytest.raises(Cancelled):
+            engine.ask("Can visitors bring pets into the reading room?", cancel=cancel)
+        assert engine.conversations() == []
+        answer = engine.ask("Can visitors bring pets into the reading room?")
+        assert [c.id for c in engine.conversations()] == [answer.conversation]
