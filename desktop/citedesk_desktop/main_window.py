@@ -38,6 +38,7 @@ class MainWindow(QMainWindow):
         self.library_dir = library_dir
         self.settings = settings
         self._text_for_document_view = ""  # the document whose text the Document tab asked for
+        self._generator_loading = False  # loaded in the background after the other models
         self.setWindowTitle("CiteDesk")
         self.setAcceptDrops(True)
         self.setMinimumSize(800, 500)
@@ -77,7 +78,8 @@ class MainWindow(QMainWindow):
         self.library.open_source_requested.connect(self.open_sources)
         self.library.samples_requested.connect(self.try_samples)
         self.chat.ask_requested.connect(self.ask)
-        self.chat.stop_requested.connect(runner.cancel)
+        self.chat.ask_as_typed_requested.connect(self.ask_as_typed)
+        self.chat.stop_requested.connect(self.stop_answering)
         self.chat.source_clicked.connect(self.show_source)
         self.chat.trace_requested.connect(self.show_trace)
         self.chat.conversation_requested.connect(lambda c: runner.submit("conversation", c))
@@ -117,7 +119,7 @@ class MainWindow(QMainWindow):
         ask_menu = self.menuBar().addMenu("&Ask")
         self._action(ask_menu, "&New conversation", QKeySequence.StandardKey.New, self._new_conversation)
         self._action(ask_menu, "&Ask a question", QKeySequence("Ctrl+K"), self._focus_question)
-        self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.runner.cancel)
+        self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.stop_answering)
         view_menu = self.menuBar().addMenu("&View")
         for number, (name, widget) in enumerate(
             (
@@ -132,7 +134,8 @@ class MainWindow(QMainWindow):
                 view_menu,
                 name,
                 QKeySequence(f"Ctrl+{number}"),
-                lambda w=widget: self.tabs.setCurrentWidget(w),
+                # QAction.triggered passes `checked`: without the first parameter it would take w's place.
+                lambda _checked=False, w=widget: self.tabs.setCurrentWidget(w),
             )
         view_menu.addSeparator()
         self._action(
@@ -175,9 +178,18 @@ class MainWindow(QMainWindow):
         self.ingest([str(samples)])
         self.chat.question.setPlainText("How many containers did the harbour handle in 2023?")
 
-    def ask(self, question: str, conversation: object) -> None:
+    def ask(self, question: str, conversation: object, follow_up: bool = True) -> None:
         self.chat.set_busy(True)
-        self.runner.submit("ask", (question, conversation, None))
+        self.runner.submit("ask", (question, conversation, None, follow_up))
+
+    def ask_as_typed(self, question: str, conversation: object) -> None:
+        """Ask again without the conversation: the question searched exactly as the user typed it."""
+        self.ask(question, conversation, follow_up=False)
+
+    def stop_answering(self) -> None:
+        self.runner.cancel()
+        if self.runner.busy:
+            self.chat.stopping(generator_loading=self._generator_loading)
 
     def show_source(self, source: SourceRef, answer: Answer | None = None) -> None:
         self.tabs.setCurrentWidget(self.evidence)
@@ -333,7 +345,8 @@ class MainWindow(QMainWindow):
         elif operation == "ask":
             self.chat.set_busy(False)
             if result is None:
-                self.chat.show_error("Stopped.")
+                self.chat.show_stopped()
+                self.runner.submit("conversations")
             else:
                 self.chat.show_answer(result)  # type: ignore[arg-type]
                 self.trace.show_answer(result)  # type: ignore[arg-type]
@@ -342,6 +355,13 @@ class MainWindow(QMainWindow):
             path, page, scale, rendered = result  # type: ignore[misc]
             self.evidence.show_page(path, page, scale, rendered)
         elif operation == "load_models":
+            # The answer model is the slowest to load (about 10 s): in the background now, so the
+            # first question does not wait for it; the window stays usable meanwhile.
+            self.status_models.setText("Search models ready · loading the answer model…")
+            self._generator_loading = True
+            self.runner.submit("load_generator")
+        elif operation == "load_generator":
+            self._generator_loading = False
             self.status_models.setText("Models ready")
 
     def _on_failed(self, operation: str, message: str, details: str) -> None:
@@ -350,6 +370,9 @@ class MainWindow(QMainWindow):
             self.runner.submit("refresh")
         if operation == "load_models":
             self.status_models.setText("Models unavailable")
+        if operation == "load_generator":
+            self._generator_loading = False
+            self.status_models.setText("Answer model unavailable")
         if operation == "apply_settings":
             self.library.ingest_finished()
             self.runner.submit("refresh")

@@ -86,6 +86,11 @@ class _Worker(QObject):
         else:
             self.finished.emit(operation, result)
 
+    def close_engine(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
     def _dispatch(self, operation: str, payload: Any) -> Any:
         if operation == "open":
             if self._engine is not None:
@@ -95,9 +100,7 @@ class _Worker(QObject):
                 self._engine = self._factory(Path(payload))
             return self._snapshot()
         if operation == "close":
-            if self._engine is not None:
-                self._engine.close()
-                self._engine = None
+            self.close_engine()
             return None
         engine = self._require()
         if operation == "settings":
@@ -123,9 +126,14 @@ class _Worker(QObject):
         if operation == "text":
             return payload, engine.text(payload), engine.structure(payload)
         if operation == "ask":
-            question, conversation, mode = payload
+            question, conversation, mode, follow_up = payload
             return engine.ask(
-                question, conversation=conversation, mode=mode, on_event=self.event.emit, cancel=self._cancel
+                question,
+                conversation=conversation,
+                mode=mode,
+                follow_up=follow_up,
+                on_event=self.event.emit,
+                cancel=self._cancel,
             )
         if operation == "conversations":
             return engine.conversations()
@@ -145,6 +153,10 @@ class _Worker(QObject):
             with long_lived_objects():  # torch, transformers and the model: half a million objects
                 engine.embedder()
             return engine.models(verify=False)
+        if operation == "load_generator":
+            with long_lived_objects():
+                engine.load_generator()
+            return None
         raise ValueError(f"unknown operation {operation}")
 
     def _snapshot(self) -> Any:
@@ -201,6 +213,9 @@ class EngineRunner(QObject):
         self._request.emit("close", None)
         self._thread.quit()
         self._thread.wait()
+        # quit() can end the thread's event loop before it reaches the queued "close" (when other
+        # requests were still waiting): the thread has stopped, so the library is closed from here.
+        self._worker.close_engine()
 
     def _on_finished(self, operation: str, result: object) -> None:
         self._done()

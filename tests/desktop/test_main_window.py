@@ -13,10 +13,13 @@ from citedesk_desktop.widgets.library_panel import COLUMNS
 from citedesk_desktop.widgets.settings_dialog import PENDING, SettingsDialog
 from citedesk_engine import Config, Engine, ModelInfo, load_config
 from citedesk_engine.resources import samples_dir
-from citedesk_engine.testing import HashEmbedder
+from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
+
+# The window loads the answer model in the background after start; these tests need none.
+NO_MODEL = ScriptedGenerator("NOT IN PASSAGES")
 
 
 @pytest.fixture
@@ -25,7 +28,9 @@ def settings(tmp_path: Path) -> QSettings:
 
 
 def make_window(qtbot, tmp_path: Path, settings: QSettings, factory=None) -> MainWindow:
-    runner = EngineRunner(factory or (lambda folder: Engine.open(folder, embedder=HashEmbedder())))
+    runner = EngineRunner(
+        factory or (lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=NO_MODEL))
+    )
     window = MainWindow(runner, tmp_path / "library", settings)
     qtbot.addWidget(window)
     window.show()
@@ -216,7 +221,9 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
     def factory(folder: Path) -> Engine:
         # The configured embedder decides the model, as with real models: default is 64-d, another 32-d.
         chosen = load_config(folder / "config.toml").models.embedder
-        return Engine.open(folder, embedder=HashEmbedder(64 if chosen == "default" else 32))
+        return Engine.open(
+            folder, embedder=HashEmbedder(64 if chosen == "default" else 32), generator=NO_MODEL
+        )
 
     window = make_window(qtbot, tmp_path, settings, factory=factory)
     try:

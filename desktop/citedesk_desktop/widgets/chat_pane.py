@@ -29,6 +29,7 @@ STAGE_TEXT = {
     "script": "Unreadable script",
     "relevance": "Not relevant enough",
     "authority": "Below the authority floor",
+    "generation": "No answer in the passages",
     "faithfulness": "Not supported by the passages",
     "conflict": "Conflicting sources",
 }
@@ -51,6 +52,7 @@ class QuestionBox(QPlainTextEdit):
 
 class ChatPane(QWidget):
     ask_requested = Signal(str, object)  # question, conversation id or None
+    ask_as_typed_requested = Signal(str, object)  # the same, searched as typed (no follow-up rewrite)
     stop_requested = Signal()
     source_clicked = Signal(object, object)  # SourceRef, the Answer citing it
     trace_requested = Signal(object)  # Answer
@@ -64,6 +66,7 @@ class ChatPane(QWidget):
         self._blocks: list[str] = []
         self._asked = False  # the last block is a question waiting for its answer
         self._stream: list[str] = []
+        self._stopping = ""  # shown under the streamed text while a stop takes effect
         self._flush = QTimer(self)
         self._flush.setInterval(60)  # tokens are coalesced: one repaint per 60 ms, not per token
         self._flush.timeout.connect(self._render)
@@ -179,11 +182,38 @@ class ChatPane(QWidget):
     def show_answer(self, answer: Answer) -> None:
         self._flush.stop()
         self._stream = []
+        self._stopping = ""
         self.conversation = answer.conversation
         if self._asked:
             self._blocks.pop()  # the question as typed; _append shows it with its answer
             self._asked = False
         self._append(answer)
+        self._render()
+
+    def stopping(self, *, generator_loading: bool) -> None:
+        """Stop was pressed: say so at once; the engine stops at its next check."""
+        self.stop_button.setEnabled(False)
+        self._stopping = (
+            "Stopping… the answer model is still loading and stops as soon as it is loaded."
+            if generator_loading
+            else "Stopping…"
+        )
+        self._render()
+
+    def show_stopped(self) -> None:
+        """The question was stopped: what the model had written stays, marked as unverified."""
+        self._flush.stop()
+        partial = "".join(self._stream).strip()
+        self._stream = []
+        self._asked = False
+        self._stopping = ""
+        message = "Stopped."
+        if partial:
+            message += " The model had written (not verified, not cited):"
+        block = f"<p style='color:#c62828'>{html.escape(message)}</p>"
+        if partial:
+            block += f"<blockquote style='color:gray'><i>{html.escape(partial)}</i></blockquote>"
+        self._blocks.append(block)
         self._render()
 
     def show_error(self, message: str) -> None:
@@ -216,6 +246,8 @@ class ChatPane(QWidget):
         body = "".join(self._blocks)
         if self._stream:
             body += f"<p style='color:gray'><i>{html.escape(''.join(self._stream))}</i></p>"
+        if self._stopping:
+            body += f"<p style='color:#c62828'>{html.escape(self._stopping)}</p>"
         if not body:
             body = (
                 "<p style='color:gray'>Ask a question. Every sentence of an answer cites the passage it "
@@ -236,6 +268,11 @@ class ChatPane(QWidget):
         answer = self.answers[int(number) - 1]
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
+        elif url.scheme() == "astyped" and self.ask_button.isEnabled():
+            self._blocks.append(f"<p><b>You:</b> {html.escape(answer.question)}</p>")
+            self._asked = True
+            self._render()
+            self.ask_as_typed_requested.emit(answer.question, self.conversation)
         elif url.scheme() == "cite" and source.isdigit() and 1 <= int(source) <= len(answer.sources):
             self.source_clicked.emit(answer.sources[int(source) - 1], answer)
 
@@ -251,6 +288,20 @@ class ChatPane(QWidget):
 
 
 def _answer_html(answer: Answer, number: int) -> str:
+    return _searched_html(answer, number) + _verdict_html(answer, number)
+
+
+def _searched_html(answer: Answer, number: int) -> str:
+    """A follow-up searched as another question says what was searched, and offers it as typed."""
+    if not answer.searched:
+        return ""
+    return (
+        f"<p style='color:gray'><small>Searched as: “{html.escape(answer.searched)}” · "
+        f"<a href='astyped:{number}'>ask as typed, without the conversation</a></small></p>"
+    )
+
+
+def _verdict_html(answer: Answer, number: int) -> str:
     if answer.refusal is not None:
         stage = answer.refusal.stage.value
         considered = ""
@@ -258,6 +309,10 @@ def _answer_html(answer: Answer, number: int) -> str:
         if isinstance(best, list) and best:
             rows = "".join(_considered(b) for b in best)
             considered = f"<p>Considered:</p><ul>{rows}</ul>"
+        read = answer.refusal.details.get("read")
+        if isinstance(read, list) and read:
+            rows = "".join(f"<li>{_place(r)}</li>" for r in read)
+            considered += f"<p>The model read:</p><ul>{rows}</ul>"
         generated = (
             answer.refusal.details.get("generated") if isinstance(answer.refusal.details, dict) else None
         )
@@ -281,7 +336,13 @@ def _answer_html(answer: Answer, number: int) -> str:
             f" <a href='cite:{number}.{order[u]}'>[{order[u]}]</a>" for u in claim.sources if u in order
         )
         sentences.append(f"{html.escape(claim.text)}{marks}")
-    parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
+    if answer.quote:
+        parts = [
+            "<p><b>CiteDesk:</b> the model found no answer in its own words; the passage that answers "
+            f"the question says:</p><blockquote>“{' '.join(sentences)}”</blockquote>"
+        ]
+    else:
+        parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
     if answer.removed_claims:
         parts.append(f"<p style='color:gray'>{answer.removed_claims} unsupported sentence(s) removed.</p>")
     for conflict in answer.conflicts:
@@ -298,13 +359,18 @@ def _answer_html(answer: Answer, number: int) -> str:
     return "".join(parts)
 
 
+def _place(passage: dict[str, object]) -> str:
+    """A passage of a refusal's details as a reader names it: the document's file name and page."""
+    name = Path(str(passage.get("document") or "")).name or str(passage.get("unit_id"))
+    page = f", page {passage['page']}" if passage.get("page") else ""
+    return f"{html.escape(name)}{page}"
+
+
 def _considered(best: dict[str, object]) -> str:
     """One candidate the relevance gate weighed, in words a reader understands."""
-    name = Path(str(best.get("document") or "")).name or str(best.get("unit_id"))
-    page = f", page {best['page']}" if best.get("page") else ""
     coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
     return (
-        f"<li>{html.escape(name)}{page}: holds {coverage}% of the question's words, "
+        f"<li>{_place(best)}: holds {coverage}% of the question's words, "
         f"meaning similarity {best.get('similarity')}"
         + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
         + "</li>"

@@ -31,6 +31,8 @@ class EvidenceViewer(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.source: SourceRef | None = None
+        self.shown: tuple[str, int] | None = None  # the document and page the picture shows
+        self.highlighted_boxes = 0
         self.page = 0
         self.pages = 0
         self.zoom = 1.5
@@ -88,13 +90,15 @@ class EvidenceViewer(QWidget):
         self._set_tools(False)
 
     def show_source(self, source: SourceRef, answer: Answer | None = None) -> None:
+        if self.source is None or source.path != self.source.path:
+            # Another document: its page count is not known until its first page is rendered, and
+            # the picture of the previous document must not stay up meanwhile as if it were evidence.
+            self.pages = 0
+            self.shown = None
+            self.image.clear()
         self.source = source
         self.details.setText(_provenance(source, answer))
-        where = f"page {source.page}" if source.page else (source.section or "text")
-        self.header.setText(
-            f"<b>{Path(source.path).name}</b>, {where} · unit {source.unit_id} · "
-            f"characters {source.char_start}-{source.char_end}<br><small>{source.path}</small>"
-        )
+        self._show_header(source.page)
         if source.page and source.path.lower().endswith(".pdf"):
             self.stack.setCurrentWidget(self.scroll)
             self._set_tools(True)
@@ -105,11 +109,28 @@ class EvidenceViewer(QWidget):
             self.open_button.setEnabled(True)
             self.text_requested.emit(source.document)
 
+    def _show_header(self, page: int | None) -> None:
+        """Which document and page the viewer shows; paged away from the cited page, it says both."""
+        source = self.source
+        assert source is not None
+        if not source.page:
+            where = source.section or "text"
+        elif page == source.page:
+            where = f"page {source.page}"
+        else:
+            where = f"page {page} (the passage is on page {source.page})"
+        self.header.setText(
+            f"<b>{html.escape(Path(source.path).name)}</b>, {where} · unit {source.unit_id} · "
+            f"characters {source.char_start}-{source.char_end}<br><small>{html.escape(source.path)}</small>"
+        )
+
     def show_page(self, path: str, page: int, scale: float, rendered: tuple[bytes, int]) -> None:
         """A rendered page: rendered at `scale` device pixels per PDF point, so it is sharp on HiDPI."""
         if self.source is None or path != self.source.path or page != self.page or scale != self._scale():
             return  # an older request
         png, self.pages = rendered
+        self.shown = (path, page)  # what the picture is, for tests and the header
+        self._show_header(page)
         pixmap = QPixmap()
         pixmap.loadFromData(png, "PNG")
         first_box_y = None

@@ -55,6 +55,9 @@ class Row:
     source_path: str = ""
 
 
+_BAR_STEPS = 1000  # the progress bar's resolution: work is counted in bytes, too many for a QProgressBar
+
+
 class LibraryPanel(QWidget):
     add_files_requested = Signal()
     add_folder_requested = Signal()
@@ -72,6 +75,8 @@ class LibraryPanel(QWidget):
         self._started = 0.0
         self._files_total = 0
         self._files_done = 0
+        self._work = (0, 0)  # bytes of the batch done, of all (Progress "work")
+        self._step = ""
         self._current = ""
 
         title = QLabel("<b>Library</b>")
@@ -185,6 +190,7 @@ class LibraryPanel(QWidget):
                 row.state, row.reason = "queued", ""
         self._started = time.monotonic()
         self._files_total = self._files_done = 0
+        self._work, self._step = (0, 0), ""
         self.progress.setRange(0, 0)
         self.progress_label.setText("Looking at the files…")
         self.cancel_button.setEnabled(True)
@@ -195,6 +201,7 @@ class LibraryPanel(QWidget):
         """Long work on the whole library (re-embedding): progress with its own words, and Cancel."""
         self._started = time.monotonic()
         self._files_total = self._files_done = 0
+        self._work, self._step = (0, 0), ""
         self._current = ""
         self.progress.setRange(0, 0)
         self.progress_label.setText(text)
@@ -209,9 +216,14 @@ class LibraryPanel(QWidget):
             self._render_row(event.subject)
         elif isinstance(event, Progress) and event.stage == "files":
             self._files_total, self._files_done = event.total, event.done
-            self.progress.setRange(0, max(1, event.total))
-            self.progress.setValue(event.done)
             self._describe_progress("")
+        elif isinstance(event, Progress) and event.stage == "work":
+            # Bytes of the batch done, the file being embedded counted by its passages (the engine's
+            # measure): the bar moves through one long document, and the time left follows it.
+            self._work = (event.done, event.total)
+            self.progress.setRange(0, _BAR_STEPS)
+            self.progress.setValue(round(_BAR_STEPS * event.done / max(1, event.total)))
+            self._describe_progress(self._step)
         elif isinstance(event, Progress) and event.stage == "embed":
             if self._files_total:
                 self._describe_progress(f"embedding {event.done:,} of {event.total:,} passages")
@@ -250,14 +262,17 @@ class LibraryPanel(QWidget):
         self._render()
 
     def _describe_progress(self, step: str) -> None:
+        self._step = step
         done, total = self._files_done, self._files_total
         name = Path(self._current).name if self._current else ""
         text = f"File {min(done + 1, total)} of {total}: {name}" if total and done < total else "Finishing…"
         if step:
             text += f" — {step}"
         elapsed = time.monotonic() - self._started
-        if done and total > done and elapsed > 2:
-            text += f" · about {_duration(elapsed / done * (total - done))} left"
+        work_done, work_total = self._work
+        # From measured throughput, once there is enough of it to say (5% of the work, 3 s).
+        if work_total and 0.05 * work_total <= work_done < work_total and elapsed > 3:
+            text += f" · about {_duration(elapsed / work_done * (work_total - work_done))} left"
         self.progress_label.setText(text)
 
     def _on_cancel(self) -> None:

@@ -52,13 +52,13 @@ class TraceView(QWidget):
 
     def refusing_stage(self) -> str | None:
         """The trace stage that refused, or none when the answer stands. Gates are traced under the
-        name of the stage they refuse in; the generator's "not in the passages" is its own stage;
-        no evidence and unsupported claims refuse after the last stage that ran (retrieval, verify)."""
+        name of the stage they refuse in; the generation stage refuses in "generate"; no evidence
+        and unsupported claims refuse after the last stage that ran (retrieval, verify)."""
         if self.answer is None or self.answer.refusal is None or not self.answer.trace:
             return None
         refusal = self.answer.refusal
         stages = [t.stage for t in self.answer.trace]
-        if refusal.details.get("by") == "generator" and "generate" in stages:
+        if refusal.stage.value == "generation" and "generate" in stages:
             return "generate"
         return refusal.stage.value if refusal.stage.value in stages else stages[-1]
 

@@ -1,0 +1,100 @@
+"""The evidence viewer on real PDF pages (rendered as the engine thread renders them): switching from a
+short document to a long one shows the long one's page, paging says which page is shown, and the
+window's tab shortcuts and View menu switch tabs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import factories
+import pymupdf
+from citedesk_desktop.main_window import MainWindow
+from citedesk_desktop.runner import EngineRunner, render_page
+from citedesk_desktop.widgets.evidence_viewer import EvidenceViewer
+from citedesk_engine import Engine
+from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
+from citedesk_engine.types import Box, SourceRef
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+
+
+def source_of(path: Path, page: int, phrase: str) -> SourceRef:
+    """A cited passage as the engine would give it: the phrase's boxes on its page."""
+    with pymupdf.open(path) as document:
+        rects = document[page - 1].search_for(phrase)
+    assert rects, phrase
+    boxes = tuple(Box(page, r.x0, r.y0, r.x1, r.y1) for r in rects)
+    return SourceRef(f"u-{path.stem}-{page}", str(path), str(path), page, boxes, 0, len(phrase), phrase)
+
+
+def rendered(viewer: EvidenceViewer) -> list[tuple[str, int]]:
+    """Serve the viewer's page requests as the engine thread does, and list what it asked for."""
+    asked: list[tuple[str, int]] = []
+
+    def serve(path: str, page: int, scale: float) -> None:
+        asked.append((path, page))
+        viewer.show_page(path, page, scale, render_page(path, page, scale))
+
+    viewer.page_requested.connect(serve)
+    return asked
+
+
+def test_a_citation_in_a_long_pdf_after_one_in_a_short_pdf_shows_the_long_ones_page(
+    qtbot, tmp_path: Path
+) -> None:
+    short = factories.pdf(tmp_path / "short.pdf", ["Page one of the note.", "The note ends on page two."])
+    long = factories.pdf(
+        tmp_path / "long.pdf",
+        [f"Chapter {n} of the manual." for n in range(1, 10)] + ["Set the editor here."],
+    )
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    viewer.resize(700, 900)
+    viewer.show()
+    asked = rendered(viewer)
+
+    viewer.show_source(source_of(short, 2, "The note ends on page two."))
+    assert viewer.shown == (str(short), 2) and viewer.pages == 2 and viewer.highlighted_boxes == 1
+    viewer.show_source(source_of(long, 10, "Set the editor here."))
+    assert viewer.shown == (str(long), 10), asked
+    assert viewer.pages == 10 and viewer.highlighted_boxes == 1
+    assert "long.pdf</b>, page 10 ·" in viewer.header.text()
+
+    viewer.previous_page()
+    assert viewer.shown == (str(long), 9) and viewer.highlighted_boxes == 0
+    assert "page 9 (the passage is on page 10)" in viewer.header.text()
+    viewer.next_page()
+    assert viewer.shown == (str(long), 10) and viewer.next_button.isEnabled() is False
+
+    viewer.show_source(source_of(short, 1, "Page one of the note."))
+    assert viewer.shown == (str(short), 1) and viewer.pages == 2
+
+
+def test_tab_shortcuts_and_the_view_menu_switch_tabs(qtbot, tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    runner = EngineRunner(
+        lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
+    )
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    try:
+        qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
+        qtbot.waitExposed(window)
+        tabs = [window.chat, window.evidence, window.trace, window.document]
+        for number, widget in reversed(list(enumerate(tabs, start=1))):
+            QTest.keyClick(window, getattr(Qt.Key, f"Key_{number}"), Qt.KeyboardModifier.ControlModifier)
+            assert window.tabs.currentWidget() is widget, number
+        view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+        items = {a.text(): a for a in view.actions()}
+        for name, widget in (
+            ("&Trace", window.trace),
+            ("&Ask", window.chat),
+            ("&Document text", window.document),
+        ):
+            items[name].trigger()
+            assert window.tabs.currentWidget() is widget, name
+    finally:
+        window.close()
+        runner.shutdown()
