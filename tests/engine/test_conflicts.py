@@ -87,6 +87,19 @@ def test_real_contradictions_are_found(first: str, second: str, kind: str) -> No
             "Debian 12 was released in 2023 with kernel 6.1.",
             "Debian 12 was released in June 2023 with kernel 6.1.",
         ),
+        # two versions of a book, two years: two subjects, not one with two values
+        (
+            "After 6 years, I realized that the original Debian Reference (version 1) was outdated.",
+            "Debian Reference (version 2) is released in 2008.",
+        ),
+        (
+            "Debian Reference (version 1) by Osamu Aoki (2001-2007)",
+            "Debian Reference (version 2) is released in 2008.",
+        ),
+        (
+            "The harbour handled 3.1 million containers in 2022.",
+            "The harbour handled 4.2 million containers in 2023.",
+        ),
         # numbers that measure different things
         (
             "The survey asked 120 households about 3 services.",

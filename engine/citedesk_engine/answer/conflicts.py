@@ -74,6 +74,7 @@ class _Statement:
     stems: frozenset[str]  # content stems, numbers left out
     quantities: dict[str, frozenset[float]]  # what is counted or measured -> the values stated
     written: dict[float, str]  # each value as the sentence writes it ("4.2 million")
+    labels: dict[str, frozenset[str]]  # numbers that name the subject: "version" -> {"2"}, "<year>" -> ...
     negated: bool
     words: frozenset[str]
 
@@ -96,8 +97,8 @@ def _conflict(
     ids = (first.unit.unit_id, second.unit.unit_id)
     for a in ours:
         for b in theirs:
-            if a.text == b.text:
-                continue  # the overlap two neighbouring units share
+            if a.text == b.text or _different_subjects(a, b):
+                continue  # the overlap two neighbouring units share; "version 1" / "version 2"
             shared = a.stems & b.stems
             smaller = min(len(a.stems), len(b.stems))
             if smaller < MIN_CONTENT or len(shared) / smaller < SAME_MATTER:
@@ -119,6 +120,13 @@ def _conflict(
     return None
 
 
+def _different_subjects(a: _Statement, b: _Statement) -> bool:
+    """Both name their subject by a number of the same kind, and not the same one: "Debian Reference
+    (version 1) ... 2001-2007" and "version 2 is released in 2008" speak of two things; so do two
+    sentences about 2022 and 2023."""
+    return any(not a.labels[kind] & b.labels[kind] for kind in a.labels.keys() & b.labels.keys())
+
+
 def _same_statement(a: frozenset[str], b: frozenset[str]) -> bool:
     """The two sentences say the same but for what sets them apart (a negation, an antonym)."""
     return len(a | b) >= MIN_CONTENT and len(a & b) / len(a | b) >= SAME_STATEMENT
@@ -131,27 +139,40 @@ def _statements(passage: str) -> list[_Statement]:
             if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):
                 continue
             stems = frozenset(s for s in content_stems(sentence) if not any(ch.isdigit() for ch in s))
-            quantities, written = _quantities(sentence)
+            quantities, written, labels = _quantities(sentence)
             out.append(
                 _Statement(
-                    sentence, stems, quantities, written, negated(sentence), frozenset(words(sentence))
+                    sentence,
+                    stems,
+                    quantities,
+                    written,
+                    labels,
+                    negated(sentence),
+                    frozenset(words(sentence)),
                 )
             )
     return out
 
 
-def _quantities(sentence: str) -> tuple[dict[str, frozenset[float]], dict[float, str]]:
+def _quantities(
+    sentence: str,
+) -> tuple[dict[str, frozenset[float]], dict[float, str], dict[str, frozenset[str]]]:
     """The numbers that measure something, keyed by what they measure: the next word (a unit, a
-    noun: "4.2 million containers" -> contain: 4200000), "%" for percentages, "year" for a bare year."""
+    noun: "4.2 million containers" -> contain: 4200000), "%" for percentages; and the numbers that
+    name the subject instead: after a pointer word ("version 2" -> version: 2) and bare years."""
     cited = {m.start(1) for m in _CITED_YEAR.finditer(sentence)}
     found: dict[str, set[float]] = {}
     written: dict[float, str] = {}
+    labels: dict[str, set[str]] = {}
     for match in _NUMBER.finditer(sentence):
         token = match.group(0)
         if match.start() in cited or "." in token.rstrip("%").replace(".", "", 1):
             continue  # a year cited beside an author; a dotted section number ("3.2.1")
         before = words(sentence[: match.start()])[-1:]
-        if before and (before[0] in _POINTERS or sentence[: match.start()].rstrip().endswith(("[", "#"))):
+        if before and before[0] in _POINTERS:
+            labels.setdefault(before[0], set()).add(token)
+            continue
+        if sentence[: match.start()].rstrip().endswith(("[", "#")):
             continue
         value = float(token.rstrip("%").replace(",", ""))
         after = [w for w in words(sentence[match.end() :])[:3]]
@@ -163,17 +184,24 @@ def _quantities(sentence: str) -> tuple[dict[str, frozenset[float]], dict[float,
                 token = f"{token} {after[0]}"
                 value *= _SCALE[after.pop(0)]
             noun = next((w for w in after[:2] if w.isalpha() and w not in _STOP_AFTER), None)
-            if noun is not None:
-                key = stem(noun)
-            elif token.isdigit() and 1600 <= value <= 2100:
-                key = "year"
-            else:
+            if token.isdigit() and 1600 <= value <= 2100 and (noun is None or noun in _MONTHS):
+                labels.setdefault("<year>", set()).add(token)
+                continue
+            if noun is None:
                 continue  # a number that measures nothing named: nothing to compare it with
+            key = stem(noun)
         found.setdefault(key, set()).add(value)
         written[value] = token
-    return {key: frozenset(values) for key, values in found.items()}, written
+    return (
+        {key: frozenset(values) for key, values in found.items()},
+        written,
+        {kind: frozenset(values) for kind, values in labels.items()},
+    )
 
 
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 # Words after a number that say nothing of what it measures ("18 in 2022", "7 and").
 _STOP_AFTER = frozenset(
     "a an and or the in on at of for to from by with than as is are was were be it its this that".split()
