@@ -101,11 +101,25 @@ def test_a_name_made_of_the_questions_words_goes_to_the_verifier() -> None:
     assert verdict.supported and "a name the passage gives" in verdict.method
     assert judge.calls == [(passage, "Nobel Peace Prize Concert", question)]
     assert not judged(0.05)[0].check("The Nobel Peace Prize Concert", [passage], question).supported
-    # A name the question already says, words in lower case, or a name the passage does not hold
-    # word for word still add nothing.
-    for answer in ("Oslo Spektrum", "The Nobel Peace Prize", "nobel peace prize concert", "Concert Spektrum"):
+    # A name the question already says, or one the passage does not hold word for word, adds nothing.
+    for answer in ("Oslo Spektrum", "The Nobel Peace Prize", "Concert Spektrum"):
         verdict = judged(1.0)[0].check(answer, [passage], question)
         assert not verdict.supported and "adds nothing" in verdict.method, answer
+
+
+def test_a_term_of_the_passage_made_of_the_questions_words_goes_to_the_verifier() -> None:
+    """Case does not make a name: an identifier or a lower-case term the passage gives is one too."""
+    passage = "The helper Rcpp.package.skeleton() creates the skeleton of a new package with Rcpp support."
+    question = "Which Rcpp function creates the skeleton of a new package?"
+    verdict = judged(0.9)[0].check("Rcpp.package.skeleton", [passage], question)
+    assert verdict.supported and "a name the passage gives" in verdict.method
+
+
+def test_the_questions_own_name_adds_nothing_even_as_a_possessive() -> None:
+    passage = "Maëlle Salmon was funded by a PhD grant of the Robert Koch Institute."
+    question = "Who paid for Maëlle Salmon's work on this paper?"
+    verdict = judged(1.0)[0].check("Maëlle Salmon", [passage], question)
+    assert not verdict.supported and "adds nothing" in verdict.method
 
 
 def test_best_of_several_passages_decides(verifier: ClaimVerifier) -> None:

@@ -40,7 +40,6 @@ from .text import (
     negated,
     numbers,
     stem,
-    tokens,
     words,
 )
 
@@ -266,17 +265,24 @@ def _names_an_option(claim_stems: set[str], question: str) -> bool:
 
 
 def _names_new_phrase(claim: str, passage: str, question: str) -> bool:
-    """A short answer that is a name (its words capitalised, "the" aside) standing word for word in
-    the passage and not in the question: the question's words, put together into something it does
-    not say."""
-    written = tokens(claim)
-    if written[:1] and written[0].lower() in ("the", "a", "an"):
+    """A short answer whose words all come from the question but stand together, in this order, only
+    in the passage: the name or term the passage gives ("Nobel Peace Prize Concert",
+    "Rcpp.package.skeleton" for "Which Rcpp function creates the skeleton of a new package?"). Words
+    are compared as written, a possessive aside ("Maëlle Salmon" is the question's "Maëlle Salmon's")."""
+    written = _plain_words(claim)
+    if written[:1] and written[0] in ("the", "a", "an"):
         written = written[1:]
-    content = [t for t in written if t.lower() not in STOPWORDS]
-    if not content or len(written) > SHORT_ANSWER_WORDS or not all(t[:1].isupper() for t in content):
+    if not written or len(written) > SHORT_ANSWER_WORDS or all(w in STOPWORDS for w in written):
         return False
-    phrase = f" {' '.join(words(' '.join(written)))} "
-    return phrase in f" {' '.join(words(passage))} " and phrase not in f" {' '.join(words(question))} "
+    phrase = f" {' '.join(written)} "
+    return (
+        phrase in f" {' '.join(_plain_words(passage))} "
+        and phrase not in f" {' '.join(_plain_words(question))} "
+    )
+
+
+def _plain_words(text: str) -> list[str]:
+    return [w.removesuffix("'s") for w in words(text)]
 
 
 def _offered(clause: str) -> str:
