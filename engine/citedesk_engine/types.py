@@ -22,7 +22,7 @@ class EvidenceUnit:
     """A citable passage: a byte-exact slice `text[char_start:char_end]` of a document's extracted text.
 
     `context` is what the reader needs to understand the passage but is not part of it (a table's
-    header row, the section heading); it is embedded and indexed with the passage, never cited.
+    header row); it is embedded and indexed with the passage and the table's title, never cited.
     """
 
     unit_id: str
@@ -40,8 +40,14 @@ class EvidenceUnit:
 
     @property
     def index_text(self) -> str:
-        """The text that is embedded and indexed: context first, then the passage."""
-        return f"{self.context}\n{self.passage}" if self.context else self.passage
+        """The text that is embedded and indexed: a table's title (its section) and header row, then
+        the passage (the header once, when the passage starts with it: a table's first rows)."""
+        if not self.context:
+            return self.passage
+        parts = [self.section] if self.section else []
+        if not self.passage.startswith(self.context):
+            parts.append(self.context)
+        return "\n".join([*parts, self.passage])
 
 
 @dataclass(frozen=True, slots=True)

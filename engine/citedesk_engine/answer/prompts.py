@@ -20,6 +20,7 @@ every claim is verified against the passage it is finally cited with.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
 
 from ..types import EvidenceUnit
@@ -66,14 +67,57 @@ def focus(text: str, question: str, max_chars: int) -> str:
     return " ".join(parts[first : last + 1])[:max_chars]
 
 
+def table_rows(unit: EvidenceUnit) -> list[list[tuple[str, str]]] | None:
+    """A table unit's rows as (column, value) pairs, or None when the unit is not a table: its context
+    is the table's header row (`ingest/units.py`) and its lines split into as many cells or fewer."""
+    header = unit.context
+    if not header or "\n" in header:
+        return None
+    if " | " in header:
+        split = lambda line: [c.strip() for c in line.split(" | ")]  # noqa: E731 (tables built by extract)
+    else:
+        delimiter = "\t" if "\t" in header else ","
+        split = lambda line: [c.strip() for c in next(csv.reader([line], delimiter=delimiter))]  # noqa: E731
+    columns = split(header)
+    if len(columns) < 2:
+        return None
+    lines = [line for line in unit.passage.split("\n") if line.strip() and line.strip() != header.strip()]
+    rows = [split(line) for line in lines]
+    if not rows or sum(1 for r in rows if 2 <= len(r) <= len(columns)) < 0.8 * len(rows):
+        return None
+    return [[(c, v) for c, v in zip(columns, row, strict=False) if v] for row in rows]
+
+
+def focus_table(rows: list[list[tuple[str, str]]], question: str, max_chars: int) -> str:
+    """A table's rows written "column: value" (a small model reads a CSV line of bare values as one
+    string), the rows sharing most words with the question first kept, in table order."""
+    written = ["; ".join(f"{c}: {v}" for c, v in row) for row in rows]
+    wanted = set(content_stems(question))
+    ranked = sorted(range(len(written)), key=lambda i: (-len(wanted & set(content_stems(written[i]))), i))
+    kept: list[int] = []
+    used = 0
+    for i in ranked:
+        if used + len(written[i]) + 3 > max_chars and kept:
+            break
+        kept.append(i)
+        used += len(written[i]) + 3
+    return " / ".join(written[i] for i in sorted(kept))
+
+
 def build_messages(question: str, units: Sequence[EvidenceUnit], *, max_chars: int) -> list[dict[str, str]]:
     """Earlier turns of a conversation reach the model only through the passages they retrieved:
     shown an "earlier question" line, the 0.5B model answered that line instead of the question."""
     passages = "\n".join(
-        f"Passage {number}: {focus(unit.index_text, question, max_chars)}"
-        for number, unit in enumerate(units, start=1)
+        f"Passage {number}: {_read(unit, question, max_chars)}" for number, unit in enumerate(units, 1)
     )
     return [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": f"{passages}\nQuestion: {question}\nAnswer:"},
     ]
+
+
+def _read(unit: EvidenceUnit, question: str, max_chars: int) -> str:
+    rows = table_rows(unit)
+    if rows is not None:
+        return focus_table(rows, question, max_chars)
+    return focus(unit.index_text, question, max_chars)

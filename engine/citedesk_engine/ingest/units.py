@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..scripts import scripts_in
 from ..types import Box, EvidenceUnit
@@ -19,8 +20,12 @@ def build_units(
     for ordinal, piece in enumerate(chunks):
         passage = text[piece.start : piece.end]
         segment = piece.segment
-        # A table's header is context for every row block but the one that already starts with it.
-        context = segment.header if segment.header and not passage.startswith(segment.header) else ""
+        # A table's header is the context of every row block (index_text leaves it out where the
+        # passage starts with it): the generator reads each row with its column names. Its title (the
+        # sheet's name, or the file's for a CSV) is indexed with it: a row means nothing without
+        # knowing which table it is from ("the codename of Debian 12" is a row of debian.csv).
+        context = segment.header
+        section = segment.label or (Path(document).name if segment.header else "")
         units.append(
             EvidenceUnit(
                 unit_id=f"{version}-{ordinal:05d}",
@@ -32,7 +37,7 @@ def build_units(
                 char_end=piece.end,
                 page=segment.page,
                 boxes=boxes_for(words, word_starts, piece.start, piece.end),
-                section=segment.label,
+                section=section,
                 context=context,
                 scripts=scripts_in(passage),
             )

@@ -1,0 +1,55 @@
+"""What the generator reads: table rows with their column names; other passages as written."""
+
+from __future__ import annotations
+
+from citedesk_engine.answer.prompts import build_messages, table_rows
+from citedesk_engine.types import EvidenceUnit
+
+RELEASES = (
+    "version,codename,series,created,release,eol\n"
+    "9,Stretch,stretch,2015-04-25,2017-06-17,2020-07-18\n"
+    "10,Buster,buster,2017-06-17,2019-07-06,2022-09-10\n"
+    '11,"Bullseye",bullseye,2019-07-06,2021-08-14,2024-08-14'
+)
+
+
+def unit(passage: str, context: str = "") -> EvidenceUnit:
+    return EvidenceUnit("v-00000", "/docs/t", "v", 0, passage, 0, len(passage), context=context)
+
+
+def test_a_csv_unit_is_read_row_by_row_with_its_column_names() -> None:
+    table = unit(RELEASES, context=RELEASES.split("\n")[0])
+    rows = table_rows(table)
+    assert rows is not None and len(rows) == 3
+    assert ("codename", "Bullseye") in rows[2]  # CSV quoting is undone
+    prompt = build_messages("When was Debian 10 released?", [table], max_chars=120)[1]["content"]
+    assert "version: 10; codename: Buster; series: buster; created: 2017-06-17; release: 2019-07-06" in prompt
+    assert "Stretch" not in prompt  # the rows nearest the question fill the room first
+
+
+def test_a_table_built_by_the_extractors_is_read_the_same_way() -> None:
+    header = "Item | Amount | Owner"
+    table = unit("Item 3 | 103 | Finance\nItem 4 | 104 | Legal", context=header)
+    prompt = build_messages("Who owns item 4?", [table], max_chars=500)[1]["content"]
+    assert "Item: Item 4; Amount: 104; Owner: Legal" in prompt
+
+
+def test_a_passage_with_a_section_context_is_no_table() -> None:
+    prose = unit(
+        "The harbour handled 4.2 million containers, a record.\nIt grew again.", context="Annual report"
+    )
+    assert table_rows(prose) is None
+    assert (
+        "The harbour handled 4.2 million containers"
+        in build_messages("How many?", [prose], max_chars=500)[1]["content"]
+    )
+
+
+def test_the_first_rows_of_a_table_carry_the_header_once_in_the_index_text() -> None:
+    header = RELEASES.split("\n")[0]
+    assert unit(RELEASES, context=header).index_text == RELEASES
+    assert unit("10,Buster", context=header).index_text == f"{header}\n10,Buster"
+    titled = EvidenceUnit(
+        "v-00001", "/d/debian.csv", "v", 1, "10,Buster", 0, 9, section="debian.csv", context=header
+    )
+    assert titled.index_text == f"debian.csv\n{header}\n10,Buster"
