@@ -278,8 +278,10 @@ class MainWindow(QMainWindow):
                 self.runner.submit("delete", document)
 
     def reindex_documents(self, documents: list[str]) -> None:
+        """Read the documents again from their source files, even when their bytes are unchanged."""
         if documents:
-            self.ingest(documents)
+            self.library.ingest_started(documents)
+            self.runner.submit("reindex", documents)
 
     def _remove_selected(self) -> None:
         self.remove_documents(self.library.selected_documents())
@@ -331,7 +333,7 @@ class MainWindow(QMainWindow):
             self.chat.show_conversation(conversation, answers)
             if answers:
                 self.trace.show_answer(answers[-1])
-        elif operation == "ingest":
+        elif operation in ("ingest", "reindex"):
             self.library.ingest_finished()
             if result is not None:
                 report, snapshot = result  # type: ignore[misc]
@@ -365,7 +367,7 @@ class MainWindow(QMainWindow):
             self.status_models.setText("Models ready")
 
     def _on_failed(self, operation: str, message: str, details: str) -> None:
-        if operation == "ingest":
+        if operation in ("ingest", "reindex"):
             self.library.ingest_finished()
             self.runner.submit("refresh")
         if operation == "load_models":

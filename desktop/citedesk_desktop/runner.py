@@ -115,8 +115,10 @@ class _Worker(QObject):
             if reembed:
                 engine.reembed(on_event=self.event.emit, cancel=self._cancel)
             return self._snapshot()
-        if operation == "ingest":
-            report = engine.ingest(payload, on_event=self.event.emit, cancel=self._cancel)
+        if operation in ("ingest", "reindex"):
+            report = engine.ingest(
+                payload, on_event=self.event.emit, cancel=self._cancel, force=operation == "reindex"
+            )
             return report, self._snapshot()
         if operation == "delete":
             engine.delete(payload)
@@ -197,7 +199,7 @@ class EngineRunner(QObject):
         return self._pending > 0
 
     def submit(self, operation: str, payload: Any = None) -> None:
-        if operation in ("ingest", "ask", "apply_settings"):
+        if operation in ("ingest", "reindex", "ask", "apply_settings"):
             self._cancel.clear()
         self._pending += 1
         if self._pending == 1:

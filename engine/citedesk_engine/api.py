@@ -171,10 +171,12 @@ class Engine:
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
         authority: int | None = None,
+        force: bool = False,
     ) -> IngestReport:
-        """Add or refresh files and folders (recursively); each file's outcome is in the report."""
+        """Add or refresh files and folders (recursively); each file's outcome is in the report.
+        Unchanged files are skipped unless `force` (Re-index) asks to read them again."""
         pipeline = IngestPipeline(self.library, self.embedder, self.config.ingest)
-        return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority)
+        return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority, force=force)
 
     def retrieve(
         self,

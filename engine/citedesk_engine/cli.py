@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = verbs.add_parser("ingest", parents=[common], help="add or refresh files and folders")
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--authority", type=int, default=None, help="authority tier for these documents")
+    ingest.add_argument("--force", action="store_true", help="read unchanged files again (re-index)")
     delete = verbs.add_parser("delete", parents=[common], help="remove a document from the library")
     delete.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
     status = verbs.add_parser("status", parents=[common], help="documents, units, size and models")
@@ -133,7 +134,11 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())  # Ctrl-C stops at a safe point
     try:
         report = engine.ingest(
-            args.paths, on_event=None if args.json else _print_event, cancel=cancel, authority=args.authority
+            args.paths,
+            on_event=None if args.json else _print_event,
+            cancel=cancel,
+            authority=args.authority,
+            force=args.force,
         )
     finally:
         signal.signal(signal.SIGINT, previous)

@@ -104,6 +104,22 @@ def test_unchanged_files_are_skipped_and_changed_files_replaced(fake_engine: Eng
     assert searcher.count() == 1
 
 
+def test_reindex_reads_an_unchanged_file_again_and_keeps_its_tier(
+    fake_engine: Engine, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("The old fact about zebras.\n", encoding="utf-8")
+    fake_engine.ingest([path])
+    fake_engine.set_authority(str(path), 2)
+    before = fake_engine.documents()[0]
+    again = fake_engine.ingest([path], force=True)
+    assert again.files[0].status is FileStatus.INGESTED
+    after = fake_engine.documents()[0]
+    assert after.version != before.version and after.authority == 2 and after.sha256 == before.sha256
+    assert_consistent(fake_engine)
+    assert before.version not in fake_engine.library.vectors.versions()
+
+
 def test_same_name_in_two_folders_is_two_documents(fake_engine: Engine, tmp_path: Path) -> None:
     for sub in ("one", "two"):
         (tmp_path / sub).mkdir()

@@ -104,7 +104,10 @@ class IngestPipeline:
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
         authority: int | None = None,
+        force: bool = False,
     ) -> IngestReport:
+        """`force` reads files again even when their bytes are unchanged (Re-index: after an upgrade of
+        the extractors, or to repair a document)."""
         files = list(expand_paths(paths))
         results: list[FileResult] = []
         times = StageTimes()
@@ -118,7 +121,7 @@ class IngestPipeline:
                 result = FileResult(str(path), document_id(path), FileStatus.CANCELLED, "ingest cancelled")
             else:
                 try:
-                    result, spent = self._one(path, work.within(number - 1), cancel, authority)
+                    result, spent = self._one(path, work.within(number - 1), cancel, authority, force)
                 except (LibraryError, ModelError):
                     raise  # not about this file: every other file would fail the same way
                 except Exception as exc:  # one file's surprise must not end the batch
@@ -146,6 +149,7 @@ class IngestPipeline:
         on_event: EventCallback | None,
         cancel: threading.Event | None,
         authority: int | None,
+        force: bool = False,
     ) -> tuple[FileResult, StageTimes]:
         document = document_id(path)
         started = time.perf_counter()
@@ -157,7 +161,7 @@ class IngestPipeline:
         t_read = time.perf_counter()
         digest = sha256_hex(data)
         existing = self.library.manifest.document(document)
-        if existing is not None and existing.sha256 == digest:
+        if existing is not None and existing.sha256 == digest and not force:
             result = FileResult(
                 str(path),
                 document,
