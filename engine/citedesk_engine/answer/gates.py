@@ -132,6 +132,8 @@ def authority_gate(
     return [], Refusal(
         Stage.AUTHORITY,
         f"The relevant passages come only from documents below authority tier {floor}, which strict "
-        "mode does not cite.",
+        "mode does not cite. Raise the tier of the documents you trust (right-click them in the library: "
+        "Authority tier, or `citedesk ingest --authority N`), lower the floor in Settings, or ask in "
+        "normal mode.",
         {"floor": floor, "tiers": {c.unit.document: tiers.get(c.unit.document, 0) for c in candidates}},
     )
