@@ -85,3 +85,50 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path) -> None:
     finally:
         window.close()
         runner.shutdown()
+
+
+def test_citations_of_a_short_and_a_long_pdf_show_their_own_pages_in_turn(qtbot, tmp_path: Path) -> None:
+    """The real session's critical defect: after a citation in a short PDF, one on page 10 of a long
+    PDF showed the short document's page, highlight included. Real engine, real models, real pages."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    runner = EngineRunner(Engine.open)
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: not runner.busy, timeout=120_000)
+        short = factories.pdf(
+            tmp_path / "harbour.pdf",
+            [
+                "Annual report of the harbour authority. " + factories.LOREM,
+                "The harbour handled 4.2 million containers in 2023, a record for the port.",
+            ],
+        )
+        pages = [f"Chapter {n}. " + factories.LOREM for n in range(1, 10)]
+        pages.append("The lighthouse logbook records 212 storms in the winter of 1998.")
+        pages += [f"Appendix {n}. " + factories.LOREM for n in range(1, 3)]
+        long = factories.pdf(tmp_path / "lighthouse.pdf", pages)
+        window.ingest([str(short), str(long)])
+        qtbot.waitUntil(lambda: not runner.busy, timeout=240_000)
+        for question in (
+            "How many containers did the harbour handle in 2023?",
+            "How many storms does the lighthouse logbook record for 1998?",
+        ):
+            before = len(window.chat.answers)
+            window.chat.question.setPlainText(question)
+            window.chat.ask_button.click()
+            qtbot.waitUntil(lambda b=before: len(window.chat.answers) == b + 1, timeout=180_000)
+            assert window.chat.last_answer.refusal is None, window.chat.last_answer.refusal
+        first, second = window.chat.answers
+        assert first.sources[0].page == 2 and second.sources[0].page == 10
+        for number, path, page in ((1, short, 2), (2, long, 10), (1, short, 2)):
+            window.chat._on_link(QUrl(f"cite:{number}.1"))  # what clicking [1] of that answer does
+            qtbot.waitUntil(lambda p=path, n=page: window.evidence.shown == (str(p), n), timeout=30_000)
+            assert window.evidence.highlighted_boxes >= 1
+            assert f"{Path(path).name}</b>, page {page} ·" in window.evidence.header.text()
+        window.evidence.previous_page()
+        qtbot.waitUntil(lambda: window.evidence.shown == (str(short), 1), timeout=30_000)
+        assert "page 1 (the passage is on page 2)" in window.evidence.header.text()
+    finally:
+        window.close()
+        runner.shutdown()
