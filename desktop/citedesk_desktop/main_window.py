@@ -5,7 +5,15 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from citedesk_engine import Config, FileStatus, IngestReport, ModelInfo
+from citedesk_engine import (
+    SUPPORTED_EXTENSIONS,
+    Config,
+    FileFinished,
+    FileStatus,
+    IngestReport,
+    LibraryStatus,
+    ModelInfo,
+)
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSettings, Qt, QUrl
@@ -39,6 +47,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self._text_for_document_view = ""  # the document whose text the Document tab asked for
         self._generator_loading = False  # loaded in the background after the other models
+        self._library_status: LibraryStatus | None = None  # the last snapshot's figures
         self.setWindowTitle("CiteDesk")
         self.setAcceptDrops(True)
         self.setMinimumSize(800, 500)
@@ -72,6 +81,7 @@ class MainWindow(QMainWindow):
         self.library.add_folder_requested.connect(self.choose_folder)
         self.library.remove_requested.connect(self.remove_documents)
         self.library.reindex_requested.connect(self.reindex_documents)
+        self.library.retry_requested.connect(self.ingest)
         self.library.cancel_requested.connect(runner.cancel)
         self.library.document_selected.connect(self._show_document_text)
         self.library.authority_requested.connect(self.set_authority)
@@ -89,6 +99,7 @@ class MainWindow(QMainWindow):
         )
         self.evidence.text_requested.connect(lambda doc: runner.submit("text", doc))
         runner.event.connect(self.library.on_event)
+        runner.event.connect(self._count_as_files_finish)
         runner.event.connect(self.chat.on_event)
         runner.finished.connect(self._on_finished)
         runner.failed.connect(self._on_failed)
@@ -108,7 +119,9 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         self._action(file_menu, "&Add files…", QKeySequence.StandardKey.Open, self.choose_files)
         self._action(file_menu, "Add &folder…", QKeySequence("Ctrl+Shift+O"), self.choose_folder)
-        self._action(file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, self._remove_selected)
+        self._action(
+            file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, self.library.remove_selected
+        )
         self._action(file_menu, "&Cancel indexing", QKeySequence("Esc"), self.runner.cancel)
         self._action(file_menu, "Add &sample documents", None, self.try_samples)
         file_menu.addSeparator()
@@ -161,7 +174,13 @@ class MainWindow(QMainWindow):
     # --- user actions --------------------------------------------------------------------------
 
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add documents to the library", str(Path.home()))
+        patterns = " ".join(f"*{ext}" for ext in sorted(SUPPORTED_EXTENSIONS))
+        paths, _ = QFileDialog.getOpenFileNames(
+            self,
+            "Add documents to the library",
+            str(Path.home()),
+            f"Documents CiteDesk reads ({patterns});;PDF (*.pdf);;All files (*)",
+        )
         if paths:
             self.ingest(paths)
 
@@ -283,9 +302,6 @@ class MainWindow(QMainWindow):
             self.library.ingest_started(documents)
             self.runner.submit("reindex", documents)
 
-    def _remove_selected(self) -> None:
-        self.remove_documents(self.library.selected_documents())
-
     def show_about(self) -> None:
         AboutDialog(str(self.library_dir), self).exec()
 
@@ -397,10 +413,18 @@ class MainWindow(QMainWindow):
     def _show_library(self, snapshot: object) -> None:
         status, documents = snapshot  # type: ignore[misc]
         self.library.set_documents(documents)
-        self.status_library.setText(
-            f"{status.documents:,} documents · {status.units:,} passages · {status.size_bytes / 1e6:,.1f} MB"
-            f" · {status.library_dir}"
-        )
+        self._library_status = status
+        self._show_counts(status.documents, status.units)
+
+    def _show_counts(self, documents: int, units: int) -> None:
+        status = self._library_status
+        size = f" · {status.size_bytes / 1e6:,.1f} MB · {status.library_dir}" if status is not None else ""
+        self.status_library.setText(f"{documents:,} documents · {units:,} passages{size}")
+
+    def _count_as_files_finish(self, event: object) -> None:
+        """During a batch the counts follow the files as they finish (the size waits for the end)."""
+        if isinstance(event, FileFinished):
+            self._show_counts(*self.library.counts())
 
     def _announce(self, report: IngestReport) -> None:
         parts = [f"{report.count(s)} {s.value}" for s in FileStatus if report.count(s)]

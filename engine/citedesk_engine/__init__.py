@@ -15,6 +15,7 @@ from .errors import (
 )
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .index.conversations import ConversationInfo
+from .ingest.extract import SUPPORTED as SUPPORTED_EXTENSIONS
 from .types import (
     Box,
     DocumentRecord,
@@ -29,7 +30,7 @@ from .types import (
     StructureNode,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "Box",
@@ -59,6 +60,7 @@ __all__ = [
     "Progress",
     "StageStarted",
     "StructureNode",
+    "SUPPORTED_EXTENSIONS",
     "TokenDelta",
     "default_library_dir",
     "load_config",

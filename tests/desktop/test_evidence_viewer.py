@@ -98,3 +98,24 @@ def test_tab_shortcuts_and_the_view_menu_switch_tabs(qtbot, tmp_path: Path) -> N
     finally:
         window.close()
         runner.shutdown()
+
+
+def test_open_source_says_why_when_it_cannot(qtbot, tmp_path: Path, monkeypatch) -> None:
+    from PySide6.QtGui import QDesktopServices
+    from PySide6.QtWidgets import QMessageBox
+
+    pdf = factories.pdf(tmp_path / "note.pdf", ["The note ends here."])
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    rendered(viewer)
+    viewer.show_source(source_of(pdf, 1, "The note ends here."))
+    warnings: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a: warnings.append(a[2]))
+    opened: list[str] = []
+    monkeypatch.setattr(QDesktopServices, "openUrl", lambda url: opened.append(url.toString()) or False)
+    viewer.open_button.click()
+    assert opened and opened[0].endswith("note.pdf#page=1")
+    assert "No application on this system opens" in warnings[-1]
+    pdf.unlink()
+    viewer.open_button.click()
+    assert "no longer there" in warnings[-1] and len(opened) == 1

@@ -11,7 +11,7 @@ from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
 from citedesk_desktop.widgets.library_panel import COLUMNS
 from citedesk_desktop.widgets.settings_dialog import PENDING, SettingsDialog
-from citedesk_engine import Config, Engine, ModelInfo, load_config
+from citedesk_engine import Config, Engine, FileFinished, ModelInfo, load_config
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
@@ -303,3 +303,75 @@ def test_settings_state_lines_follow_the_choice(qtbot) -> None:
     dialog.reranker.setCurrentIndex(dialog.reranker.findData("http"))
     dialog.reranker_url.setText("http://127.0.0.1:8080")
     assert lines["reranker"].text() == PENDING
+
+
+def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
+    qtbot, tmp_path: Path, settings, monkeypatch
+) -> None:
+    window = make_window(qtbot, tmp_path, settings)
+    try:
+        locked = factories.encrypted_pdf(tmp_path / "locked.pdf")
+        note = tmp_path / "note.txt"
+        note.write_text("The harbour opens at six.", encoding="utf-8")
+        counts = []
+        window.runner.event.connect(
+            lambda e: counts.append(window.status_library.text()) if isinstance(e, FileFinished) else None
+        )
+        drop(window, [locked, note])
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        assert any(text.startswith("1 documents") for text in counts)  # counted before the batch ended
+        row = next(
+            r
+            for r in range(window.library.table.rowCount())
+            if window.library.table.item(r, 0).text() == "locked.pdf"
+        )
+        window.library.table.selectRow(row)
+        assert window.library.reason.isVisible()
+        assert (
+            "password-protected" in window.library.reason.text()
+            and "save a copy" in window.library.reason.text()
+        )
+        assert window.library.remove_button.isEnabled() and not window.library.reindex_button.isEnabled()
+        retried = []
+        window.library.retry_requested.connect(retried.append)
+        window.library.retry_requested.emit(window.library.selected_documents())
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        assert retried and states(window)["locked.pdf"].startswith("failed")
+        asked = []
+        monkeypatch.setattr(
+            QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.StandardButton.Yes
+        )
+        row = next(
+            r
+            for r in range(window.library.table.rowCount())
+            if window.library.table.item(r, 0).text() == "locked.pdf"
+        )
+        window.library.table.selectRow(row)
+        window.library.remove_button.click()  # not in the library: dismissed from the list, nothing asked
+        assert "locked.pdf" not in states(window) and asked == [] and "note.txt" in states(window)
+    finally:
+        window.close()
+        window.runner.shutdown()
+
+
+def test_the_question_box_and_the_conversation_list_read_at_any_scale(
+    qtbot, tmp_path: Path, settings
+) -> None:
+    window = make_window(qtbot, tmp_path, settings)
+    try:
+        box = window.chat.question
+        assert box.height() >= 3 * box.fontMetrics().lineSpacing()
+        window.resize(800, 500)
+        from citedesk_engine.index.conversations import ConversationInfo
+
+        now = time.time()
+        window.chat.set_conversations(
+            [ConversationInfo("c1", "How many containers did the harbour handle?", now, now, 3)]
+        )
+        item = window.chat.conversations.item(0)
+        label = window.chat.conversations.itemWidget(item)
+        assert "<b>How many containers did the harbour handle?</b>" in label.text()
+        assert "today" in label.text() and "3 questions" in label.text()
+    finally:
+        window.close()
+        window.runner.shutdown()

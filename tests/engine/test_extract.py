@@ -112,6 +112,17 @@ def test_corrupt_pdf(tmp_path: Path) -> None:
         run(junk)
 
 
+def test_a_truncated_pdf_is_called_damaged_not_empty_or_scanned(tmp_path: Path) -> None:
+    """A download cut short: MuPDF rebuilds what is left, pages without their text."""
+    good = factories.pdf(
+        tmp_path / "whole.pdf", [f"Page {n} of the annual report." for n in range(3)]
+    ).read_bytes()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(good[: len(good) * 3 // 10])
+    with pytest.raises(ExtractionError, match="damaged or incomplete"):
+        run(cut)
+
+
 def test_docx_headings_paragraphs_and_table_header(tmp_path: Path) -> None:
     doc = run(factories.docx(tmp_path / "r.docx"))
     assert "Quarterly report" in doc.text and "Grace | Admiral" in doc.text

@@ -97,10 +97,12 @@ class ChatPane(QWidget):
         self.transcript.setOpenLinks(False)
         self.transcript.anchorClicked.connect(self._on_link)
         self.question = QuestionBox()
-        self.question.setPlaceholderText(
-            "Ask a question about your documents (Enter to send, Shift+Enter for a new line)"
-        )
-        self.question.setFixedHeight(70)
+        self.question.setPlaceholderText("Ask about your documents (Enter sends, Shift+Enter: new line)")
+        self.question.setToolTip("Enter sends the question; Shift+Enter starts a new line")
+        # Three lines of the current font, so the box fits its text at any scale (a fixed 70 px cut the
+        # placeholder at 1.5x).
+        lines = self.question.fontMetrics().lineSpacing() * 3
+        self.question.setFixedHeight(lines + 2 * self.question.frameWidth() + 12)
         self.question.submitted.connect(self._submit)
         self.ask_button = QPushButton("Ask")
         self.ask_button.clicked.connect(self._submit)
@@ -147,11 +149,21 @@ class ChatPane(QWidget):
         """The stored conversations, newest first; the one shown stays selected."""
         self.conversations.clear()
         for info in conversations:
-            when = time.strftime("%d %b %H:%M", time.localtime(info.updated))
-            item = QListWidgetItem(f"{info.title}\n{when} · {info.turns} question(s)")
+            when = _when(info.updated)
+            questions = f"{info.turns} question{'s' if info.turns != 1 else ''}"
+            item = QListWidgetItem()  # the label below draws it; the item keeps the id and the tooltip
             item.setData(Qt.ItemDataRole.UserRole, info.id)
-            item.setToolTip(info.title)
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{info.title}, {when}, {questions}")
+            item.setToolTip(f"{info.title}\n{when} · {questions}")
+            # The title in bold on its own line, the time and count small and grey beneath it.
+            label = QLabel(
+                f"<b>{html.escape(_elide(info.title, 60))}</b><br>"
+                f"<small style='color:gray'>{when} · {questions}</small>"
+            )
+            label.setContentsMargins(4, 3, 4, 3)
+            item.setSizeHint(label.sizeHint())
             self.conversations.addItem(item)
+            self.conversations.setItemWidget(item, label)
             if info.id == self.conversation:
                 item.setSelected(True)
         self.delete_button.setEnabled(bool(conversations))
@@ -384,3 +396,18 @@ def _where(source: SourceRef) -> str:
         else (f", {html.escape(source.section)}" if source.section else "")
     )
     return f"{html.escape(Path(source.path).name)}{place}"
+
+
+def _when(timestamp: float) -> str:
+    """A time as people say it: "today 14:05", "yesterday 09:30", "3 Dec", "3 Dec 2025"."""
+    then, now = time.localtime(timestamp), time.localtime()
+    days = (time.mktime(now[:3] + (0, 0, 0) + now[6:]) - time.mktime(then[:3] + (0, 0, 0) + then[6:])) / 86400
+    if round(days) == 0:
+        return time.strftime("today %H:%M", then)
+    if round(days) == 1:
+        return time.strftime("yesterday %H:%M", then)
+    return time.strftime("%d %b" if then.tm_year == now.tm_year else "%d %b %Y", then).lstrip("0")
+
+
+def _elide(text: str, length: int) -> str:
+    return text if len(text) <= length else text[: length - 1] + "…"

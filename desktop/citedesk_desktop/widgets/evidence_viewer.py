@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextChar
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -224,11 +225,21 @@ class EvidenceViewer(QWidget):
         self.open_button.setEnabled(self.source is not None)
 
     def _open_source(self) -> None:
-        if self.source is not None:
-            url = QUrl.fromLocalFile(self.source.path)
-            if self.source.page:
-                url.setFragment(f"page={self.source.page}")  # honoured by most PDF viewers
-            QDesktopServices.openUrl(url)
+        if self.source is None:
+            return
+        if not Path(self.source.path).exists():
+            QMessageBox.warning(self, "CiteDesk", f"The source file is no longer there:\n{self.source.path}")
+            return
+        url = QUrl.fromLocalFile(self.source.path)
+        if self.source.page:
+            url.setFragment(f"page={self.source.page}")  # honoured by most PDF viewers
+        if not QDesktopServices.openUrl(url):
+            QMessageBox.warning(
+                self,
+                "CiteDesk",
+                f"No application on this system opens this file:\n{self.source.path}\n\n"
+                "Install a viewer for it, or open it from your file manager.",
+            )
 
 
 def _provenance(source: SourceRef, answer: Answer | None) -> str:

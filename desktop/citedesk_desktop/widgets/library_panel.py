@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
+from citedesk_engine.languages import UNDETERMINED
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
@@ -68,6 +70,7 @@ class LibraryPanel(QWidget):
     authority_requested = Signal(list, int)  # documents, tier
     open_source_requested = Signal(list)  # source paths
     samples_requested = Signal()
+    retry_requested = Signal(list)  # failed files to add again
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,7 +93,7 @@ class LibraryPanel(QWidget):
         self.reindex_button.setToolTip("Read the selected documents again from their source files")
         add_files.clicked.connect(self.add_files_requested)
         add_folder.clicked.connect(self.add_folder_requested)
-        self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self.selected_documents()))
+        self.remove_button.clicked.connect(self.remove_selected)
         self.reindex_button.clicked.connect(lambda: self.reindex_requested.emit(self.selected_documents()))
         buttons = QHBoxLayout()
         for widget in (title, add_files, add_folder, self.remove_button, self.reindex_button):
@@ -151,9 +154,16 @@ class LibraryPanel(QWidget):
         box.addWidget(self.progress_label)
         self.progress_box.setVisible(False)
 
+        # The whole reason a selected file failed, in words: the State column is too narrow for it.
+        self.reason = QLabel()
+        self.reason.setWordWrap(True)
+        self.reason.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reason.setVisible(False)
+
         layout = QVBoxLayout(self)
         layout.addLayout(buttons)
         layout.addLayout(self._stack, 1)
+        layout.addWidget(self.reason)
         layout.addWidget(self.progress_box)
         self._update_buttons()
 
@@ -171,6 +181,11 @@ class LibraryPanel(QWidget):
         for key, row in kept.items():
             self._rows.setdefault(key, row)
         self._render()
+
+    def counts(self) -> tuple[int, int]:
+        """Documents in the library and their passages, as the rows show them now."""
+        rows = [r for r in self._rows.values() if r.state in ("indexed", "unchanged")]
+        return len(rows), sum(r.units or 0 for r in rows)
 
     def row(self, document: str) -> Row | None:
         return self._rows.get(document)
@@ -309,7 +324,7 @@ class LibraryPanel(QWidget):
             Path(row.document).name,
             row.kind,
             "" if row.units is None else f"{row.units:,}",
-            row.language,
+            "?" if row.language == UNDETERMINED else row.language,
             "" if row.authority is None else str(row.authority),
             state,
         )
@@ -329,11 +344,45 @@ class LibraryPanel(QWidget):
     def _on_selection(self) -> None:
         self._update_buttons()
         selected = self.selected_documents()
+        failed = [self._rows[d] for d in selected if self._rows[d].state in ("failed", "cancelled")]
+        if len(selected) == 1 and failed and failed[0].reason:
+            self.reason.setText(
+                f"<b>{html.escape(Path(failed[0].document).name)}</b> was not added: "
+                f"{html.escape(failed[0].reason)}."
+            )
+            self.reason.setVisible(True)
+        else:
+            self.reason.setVisible(False)
         if len(selected) == 1 and self._rows[selected[0]].state in ("indexed", "unchanged"):
             self.document_selected.emit(selected[0])
 
+    def _failed_selection(self) -> list[str]:
+        return [d for d in self.selected_documents() if self._rows[d].state in ("failed", "cancelled")]
+
+    def remove_selected(self) -> None:
+        """Indexed documents are removed from the library (after a question); failed and cancelled rows,
+        which are not in it, are dismissed from the list."""
+        self.dismiss(self._failed_selection())
+        indexed = self._indexed_selection()
+        if indexed:
+            self.remove_requested.emit(indexed)
+
+    def dismiss(self, documents: list[str]) -> None:
+        for document in documents:
+            self._rows.pop(document, None)
+        if documents:
+            self.reason.setVisible(False)
+            self._render()
+
     def _context_menu(self, position: QPoint) -> None:
         indexed = self._indexed_selection()
+        failed = self._failed_selection()
+        if failed and not indexed:
+            menu = QMenu(self)
+            menu.addAction("Try again", lambda: self.retry_requested.emit(failed))
+            menu.addAction("Dismiss", lambda: self.dismiss(failed))
+            menu.popup(self.table.viewport().mapToGlobal(position))
+            return
         if not indexed:
             return
         menu = QMenu(self)
@@ -360,7 +409,7 @@ class LibraryPanel(QWidget):
 
     def _update_buttons(self) -> None:
         indexed = self._indexed_selection()
-        self.remove_button.setEnabled(bool(indexed))
+        self.remove_button.setEnabled(bool(indexed) or bool(self._failed_selection()))
         self.reindex_button.setEnabled(bool(indexed))
 
 

@@ -29,11 +29,17 @@ def extract_pdf(data: bytes) -> ExtractedDocument:
             raise ExtractionError(
                 "the PDF is password-protected: open it, save a copy without a password, and add that"
             )
+        damaged = (
+            "the PDF is damaged or incomplete (a download cut short?): no text could be read from it; "
+            "add a complete copy"
+        )
         if document.page_count == 0:
-            raise ExtractionError("the PDF has no pages")
+            raise ExtractionError(damaged if document.is_repaired else "the PDF has no pages")
         try:
             return _extract(document)
         except ExtractionError:
+            if document.is_repaired:  # MuPDF had to rebuild the file: its pages are what is left
+                raise ExtractionError(damaged) from None
             raise
         except Exception as exc:
             raise ExtractionError(f"the PDF is damaged and cannot be read: {exc}") from exc
