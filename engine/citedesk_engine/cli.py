@@ -447,6 +447,8 @@ def _eval(args: argparse.Namespace) -> int:
             "reason": refusal.reason if refusal else None,
             "answer": answer.text,
             "generated": refusal.details.get("generated") if refusal else None,
+            "quote": answer.quote,
+            "searched": answer.searched,
             "claims": [{"text": c.text, "supported": c.supported, "method": c.method} for c in answer.claims],
             "ms": round(ms),
         }
@@ -480,7 +482,8 @@ def _eval(args: argparse.Namespace) -> int:
         a, r = result.answers, result.refusals
         print(
             f"answers      answered {a['answered']}, partial {a['partial']}, refused {a['refused']}; "
-            f"accuracy {a['accuracy']:.3f}, citation accuracy {a['citation_accuracy']:.3f}"
+            f"accuracy {a['accuracy']:.3f}, citation accuracy {a['citation_accuracy']:.3f}; "
+            f"answers without a gold answer {a['without_gold']:.3f} of answered; quotes {a['quotes']}"
         )
         print(
             f"refusals     recall {r['recall']:.3f}, false refusals {r['false_refusal_rate']:.3f}, "

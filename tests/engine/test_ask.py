@@ -70,14 +70,20 @@ def test_tokens_stream_and_the_conversation_is_kept(engine: Engine) -> None:
     follow_up = engine.ask("Which river does it cross?", conversation=first.conversation)
     assert follow_up.decision is Decision.ANSWERED, follow_up.refusal
     assert "Tagus" in follow_up.text
+    # The pronoun was resolved from the first turn by the generator, and that question was searched.
+    assert follow_up.trace[0].stage == "follow-up" and follow_up.trace[0].details["how"] == "rewritten"
+    assert "Vasco da Gama" in follow_up.searched and "cross" in follow_up.searched
+    standalone = engine.ask("When does the city museum close?", conversation=first.conversation)
+    assert standalone.searched == "" and standalone.trace[0].details["how"] == "as asked"
     turns = engine.conversation(first.conversation)
     assert [t.question for t in turns] == [
         "When was the Vasco da Gama Bridge opened?",
         "Which river does it cross?",
+        "When does the city museum close?",
     ]
     assert turns[1].answer["decision"] == "answered"
     # Reopened from storage, the answers are the ones returned: citations, scores and trace included.
-    assert engine.answers(first.conversation) == [first, follow_up]
+    assert engine.answers(first.conversation) == [first, follow_up, standalone]
     source = first.sources[0]
     assert source.fused is not None and source.ranks and set(source.ranks) <= set(source.scores)
 

@@ -1,7 +1,7 @@
 """The generation prompt: numbered passages, a citation after each sentence, nothing from outside.
 
 The wording was chosen by trying variants on the packaged Qwen2.5-Coder-0.5B (the default generator
-until the 1.5B replaced it; the 1.5B reads the same prompt, see the README's figures): asked in prose for
+until the 1.5B replaced it; the 1.5B reads the same prompt, see docs/evaluation.md): asked in prose for
 "[n]" citations it often answers with the citation alone ("[1]") or repeats "[1] [2]"; one worked
 example makes it write the answer and then cite. Asked for the passage's own shortest words, it
 answers with the span that answers ("15 hours a day [1]") instead of a sentence that restates the

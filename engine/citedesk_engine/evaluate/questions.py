@@ -235,7 +235,7 @@ def evaluate(
         return report
     decisions: Counter[str] = Counter()
     by_stage: Counter[str] = Counter()
-    correct = cited_right = answered_answerable = 0
+    correct = cited_right = answered_answerable = quoted = 0
     refused_off = refused_on = 0
     stage_ms: dict[str, list[float]] = {}
     totals: list[float] = []
@@ -258,6 +258,7 @@ def evaluate(
                 refused_on += 1
         elif span is not None:
             answered_answerable += 1
+            quoted += answer.quote
             correct += answer_matches(answer.text, q.answers)
             cited_right += any(overlaps(s, span) for s in answer.sources)
         if on_progress:
@@ -269,6 +270,10 @@ def evaluate(
         "refused": decisions["refused"],
         "accuracy": correct / len(answerable) if answerable else 0.0,
         "citation_accuracy": cited_right / answered_answerable if answered_answerable else 0.0,
+        # answers shown as verified that hold no gold answer (strict match: "21 minutes" for "21-minute"
+        # counts), of the answerable questions answered
+        "without_gold": (answered_answerable - correct) / answered_answerable if answered_answerable else 0.0,
+        "quotes": quoted,  # the model found no answer; a passage's sentence was given
     }
     report.refusals = {
         "recall": refused_off / off_corpus if off_corpus else 0.0,

@@ -57,7 +57,7 @@ GENERATOR = PackagedFile(
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     license="Apache-2.0",
 )
-# `generator = "small"`: about twice as fast, far fewer right answers (README, "Measured").
+# `generator = "small"`: about twice as fast, far fewer right answers (docs/evaluation.md, history).
 GENERATOR_SMALL = PackagedFile(
     slot="generator",
     title="Qwen2.5-Coder-0.5B-Instruct Q4_K_M (GGUF)",
