@@ -14,7 +14,7 @@ from citedesk_desktop.widgets.settings_dialog import PENDING, SettingsDialog
 from citedesk_engine import Config, Engine, FileFinished, ModelInfo, load_config
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
-from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtCore import QItemSelectionModel, QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDesktopServices, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -51,6 +51,16 @@ def drop(window: MainWindow, paths: list[Path]) -> None:
     window.dropEvent(event)
 
 
+def select_only(window: MainWindow, row: int) -> None:
+    """Select exactly this row, as a plain click does. (QTableView.selectRow follows the keyboard's
+    modifiers, and an earlier test's Ctrl+1 leaves Ctrl set in the application's state.)"""
+    table = window.library.table
+    table.selectionModel().select(
+        table.model().index(row, 0),
+        QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+    )
+
+
 def states(window: MainWindow) -> dict[str, str]:
     table = window.library.table
     return {
@@ -82,7 +92,7 @@ def test_drop_files_shows_progress_then_states_and_failures(qtbot, tmp_path: Pat
             for r in range(window.library.table.rowCount())
             if window.library.table.item(r, 0).text() == "deck.pptx"
         )
-        window.library.table.selectRow(row)
+        select_only(window, row)
         qtbot.waitUntil(lambda: "Roadmap" in window.document.text.toPlainText(), timeout=10_000)
         assert window.document.outline.count() == 2
     finally:
@@ -125,7 +135,7 @@ def test_remove_asks_then_removes(qtbot, tmp_path: Path, settings, monkeypatch) 
         qtbot.waitUntil(lambda: states(window).get("a.txt") == "indexed", timeout=30_000)
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=30_000)
         monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-        window.library.table.selectRow(0)
+        select_only(window, 0)
         window.library.remove_button.click()
         qtbot.waitUntil(lambda: window.library.empty.isVisible(), timeout=30_000)
         assert "0 documents" in window.status_library.text()
@@ -195,7 +205,7 @@ def test_sample_documents_tiers_and_open_source(qtbot, tmp_path: Path, settings,
         assert set(shown) == {p.name for p in samples_dir().iterdir()} and set(shown.values()) == {"indexed"}
         assert window.chat.question.toPlainText(), "a first question is suggested"
 
-        window.library.table.selectRow(0)
+        select_only(window, 0)
         chosen = window.library.selected_documents()
         window.library.authority_requested.emit(chosen, 2)
         tier = COLUMNS.index("Tier")
@@ -325,7 +335,7 @@ def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
             for r in range(window.library.table.rowCount())
             if window.library.table.item(r, 0).text() == "locked.pdf"
         )
-        window.library.table.selectRow(row)
+        select_only(window, row)
         assert window.library.reason.isVisible()
         assert (
             "password-protected" in window.library.reason.text()
@@ -346,7 +356,7 @@ def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
             for r in range(window.library.table.rowCount())
             if window.library.table.item(r, 0).text() == "locked.pdf"
         )
-        window.library.table.selectRow(row)
+        select_only(window, row)
         window.library.remove_button.click()  # not in the library: dismissed from the list, nothing asked
         assert "locked.pdf" not in states(window) and asked == [] and "note.txt" in states(window)
     finally:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
 from citedesk_engine.languages import UNDETERMINED
-from PySide6.QtCore import QPoint, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -306,7 +306,12 @@ class LibraryPanel(QWidget):
             self.table.insertRow(self.table.rowCount())
             self._fill(self.table.rowCount() - 1, self._rows[key])
             if key in selected:
-                self.table.selectRow(self.table.rowCount() - 1)
+                # Explicitly added to the selection: selectRow follows the keyboard's modifiers, and a
+                # Ctrl held (or left set) while rows are rebuilt would toggle it off.
+                self.table.selectionModel().select(
+                    self.table.model().index(self.table.rowCount() - 1, 0),
+                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
+                )
         self.table.blockSignals(False)
         self._stack.setCurrentWidget(self.table if self._rows else self._empty_page)
         self._update_buttons()
