@@ -180,18 +180,13 @@ def summarise(results: list[dict]) -> None:
                 f"  of {len(answered)} answered: cite the gold document {documents}, the gold page/passage "
                 f"{pages}; quotes {quotes}"
             )
-        by_document: dict[str, Counter[str]] = defaultdict(Counter)
-        for r in answerable:
-            by_document[r["document"]][r["outcome"].split(":")[0]] += 1
-        for document, counts in sorted(by_document.items()):
+        for document, counts in sorted(_outcomes_by(answerable, "document").items()):
             total = sum(counts.values())
             print(
                 f"  {document:48s} {counts['right']:2d}/{total:2d} right, "
                 f"{counts['wrong but shown']} wrong, {counts['refused']} refused"
             )
-        by_kind: dict[str, Counter[str]] = defaultdict(Counter)
-        for r in answerable:
-            by_kind[r["kind"]][r["outcome"].split(":")[0]] += 1
+        by_kind = _outcomes_by(answerable, "kind")
         print(
             "  by kind: "
             + ", ".join(f"{k} {c['right']}/{sum(c.values())}" for k, c in sorted(by_kind.items()))
@@ -206,6 +201,14 @@ def summarise(results: list[dict]) -> None:
     seconds = [r["seconds"] for r in results]
     if seconds:
         print(f"ask median {statistics.median(seconds):.1f} s, max {max(seconds):.1f} s")
+
+
+def _outcomes_by(results: list[dict], field: str) -> dict[str, Counter[str]]:
+    """Outcomes ("right", "wrong but shown", "refused") counted per value of a question's field."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in results:
+        counts[r[field]][r["outcome"].split(":")[0]] += 1
+    return counts
 
 
 if __name__ == "__main__":
