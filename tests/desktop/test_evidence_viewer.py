@@ -119,3 +119,34 @@ def test_open_source_says_why_when_it_cannot(qtbot, tmp_path: Path, monkeypatch)
     pdf.unlink()
     viewer.open_button.click()
     assert "no longer there" in warnings[-1] and len(opened) == 1
+
+
+def test_a_highlight_low_on_the_page_is_scrolled_into_view_after_another_document(
+    qtbot, tmp_path: Path
+) -> None:
+    """The real session: a citation in the manual, then one low on a page of the article, showed the
+    article's page top with its highlight below the fold (the scroll range was still the cleared
+    picture's when the scroll was set)."""
+    low = tmp_path / "low.pdf"
+    with pymupdf.open() as document:
+        for n in range(1, 4):
+            page = document.new_page()
+            page.insert_text((72, 72), f"Heading of page {n}.")
+            page.insert_text((72, 760), f"The answer sits at the foot of page {n}.")
+        document.save(low)
+    other = factories.pdf(tmp_path / "other.pdf", ["Another document altogether."])
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    viewer.resize(700, 420)
+    viewer.show()
+    rendered(viewer)
+    bar = viewer.scroll.verticalScrollBar()
+    for _ in range(2):
+        viewer.show_source(source_of(other, 1, "Another document altogether."))
+        qtbot.waitUntil(lambda: viewer.shown == (str(other), 1))
+        viewer.show_source(source_of(low, 2, "The answer sits at the foot of page 2."))
+        qtbot.waitUntil(lambda: viewer.shown == (str(low), 2))
+        box = viewer.source.boxes[0]
+        qtbot.waitUntil(lambda b=box: bar.value() > 0, timeout=5_000)
+        top = box.y0 * viewer.zoom - bar.value()
+        assert 0 <= top <= viewer.scroll.viewport().height(), (top, bar.value(), bar.maximum())

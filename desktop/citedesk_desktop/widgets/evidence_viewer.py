@@ -78,6 +78,8 @@ class EvidenceViewer(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.image)
         self.scroll.setWidgetResizable(True)
+        self._scroll_to: int | None = None  # where the highlight wants the page scrolled, until it is
+        self.scroll.verticalScrollBar().rangeChanged.connect(lambda *_: self._apply_scroll())
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.stack = QStackedWidget()
@@ -159,9 +161,19 @@ class EvidenceViewer(QWidget):
         if fitting is not None and abs(fitting - self.zoom) / self.zoom > 0.05:
             self.set_zoom(fitting)  # rendered once more at the width of the viewer
             return
-        if first_box_y is not None:
-            bar = self.scroll.verticalScrollBar()
-            bar.setValue(max(0, int(first_box_y) - 80))
+        # Scrolled once the scroll area has taken the new picture's size: set now, the value would be
+        # clamped to the range of the picture before (after another document, the cleared one's).
+        self._scroll_to = None if first_box_y is None else max(0, int(first_box_y) - 80)
+        self._apply_scroll()
+
+    def _apply_scroll(self) -> None:
+        if self._scroll_to is None:
+            return
+        bar = self.scroll.verticalScrollBar()
+        bar.setValue(self._scroll_to)
+        settled = self.image.height() >= self.image.pixmap().deviceIndependentSize().height()
+        if bar.maximum() >= self._scroll_to or settled:
+            self._scroll_to = None
 
     def show_text(self, document: str, text: str) -> None:
         if self.source is None or document != self.source.document:
