@@ -10,6 +10,7 @@ import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation
+from citedesk_engine.answer.prompts import POLAR
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
 from citedesk_engine.errors import Cancelled
@@ -23,6 +24,8 @@ PASSAGES = {
     "curie": "Marie Curie discovered polonium and radium. She studied at the University of Paris, where she "
     "later taught physics.",
 }
+
+PETS = "Can visitors bring pets into the reading room?"
 
 
 class Replies:
@@ -86,6 +89,38 @@ def test_a_declining_model_without_a_confident_passage_refuses_at_the_generation
     assert "found no answer" in answer.refusal.reason and not answer.quote
     assert [r["document"] for r in answer.refusal.details["read"]][0] == "/docs/rules.txt"
     assert answer.refusal.details["generated"] == "NOT IN PASSAGES"
+
+
+def test_a_yes_no_answer_keeps_its_no_when_it_follows_from_its_verified_sentence() -> None:
+    generator = Replies("No, visitors may not bring pets into the reading room [1].")
+    answer = make_flow(generator, rerank=0.95, searched=[]).ask(
+        "Can visitors bring pets into the reading room?", k=2
+    )
+    assert generator.prompts[0][0]["content"] == POLAR
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert answer.text == "No, visitors may not bring pets into the reading room. [1]"
+    (claim,) = answer.claims
+    assert claim.supported and "'no' follows from the sentence" in claim.method
+
+
+def test_a_yes_no_answer_its_sentence_contradicts_is_shown_as_the_sentence_alone() -> None:
+    generator = Replies("Yes, visitors may not bring pets into the reading room [1].")
+    answer = make_flow(generator, rerank=0.95, searched=[]).ask(
+        "Can visitors bring pets into the reading room?", k=2
+    )
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert answer.text == "Visitors may not bring pets into the reading room. [1]"
+    assert "'yes' left out" in answer.claims[0].method
+
+
+def test_a_bare_yes_is_refused_and_a_sentence_the_passage_does_not_state_loses_its_yes_too() -> None:
+    answer = make_flow(Replies("YES [1]"), rerank=0.95, searched=[]).ask(PETS, k=2)
+    assert answer.refusal is not None and answer.refusal.stage is Stage.FAITHFULNESS
+    assert "a bare yes or no" in answer.claims[0].method
+    answer = make_flow(
+        Replies("Yes, visitors may bring pets into the reading room [1]."), rerank=0.95, searched=[]
+    ).ask("Can visitors bring pets into the reading room?", k=2)
+    assert answer.refusal is not None and answer.refusal.stage is Stage.FAITHFULNESS
 
 
 def test_a_follow_up_with_a_pronoun_is_rewritten_and_searched_as_rewritten() -> None:

@@ -199,17 +199,19 @@ def test_answers_need_the_verifier_to_accept_them_as_the_answer() -> None:
     assert asked.calls == []
 
 
-def test_yes_no_answers_and_options_of_the_question_go_to_the_verifier() -> None:
+def test_a_bare_yes_or_no_is_refused_and_options_of_the_question_go_to_the_verifier() -> None:
     passage = "Mary Doria Russell is an American novelist. James Joyce was an Irish novelist and poet."
-    polar = "Are Mary Doria Russell and James Joyce both novelists?"
-    for answer in ("yes", "Yes.", "no"):
-        verifier, judge = judged(0.9)
-        verdict = verifier.check(answer, [passage], polar)
-        assert verdict.supported and judge.calls == [(passage, answer, polar)]
-        assert not judged(0.05)[0].check(answer, [passage], polar).supported
-    # Without a verifier nothing can judge them: refused, and the reason says so.
-    verdict = ClaimVerifier(VerifyConfig()).check("yes", [passage], polar)
-    assert not verdict.supported and "no verifier" in verdict.method
+    # The verifier scores "yes" and "no" alike (polar.py): a bare one is refused however sure it is,
+    # and it is not asked; the reason says why.
+    for polar in (
+        "Are Mary Doria Russell and James Joyce both novelists?",
+        "If you read their books, are Mary Doria Russell and James Joyce both novelists?",
+    ):
+        for answer in ("yes", "Yes.", "no", "NO"):
+            verifier, judge = judged(1.0)
+            verdict = verifier.check(answer, [passage], polar)
+            assert not verdict.supported and judge.calls == [], answer
+            assert verdict.check == "bare yes or no" and "bare yes or no" in verdict.method
     options = "Who was Irish, Mary Doria Russell or James Joyce?"
     verifier, judge = judged(0.9)
     assert verifier.check("James Joyce", [passage], options).supported and judge.calls

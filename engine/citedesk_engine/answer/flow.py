@@ -26,6 +26,7 @@ from .claims import sentences, split_claims
 from .conflicts import find_conflicts
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
+from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
 from .text import content_stems
 from .verify import ClaimVerifier
@@ -237,20 +238,32 @@ class AnswerFlow:
     def _verify(self, question: str, text: str, context: Sequence[Candidate]) -> tuple[list[Claim], int]:
         claims = []
         for raw in split_claims(text):
+            shown, checked, asked, polarity = raw.text, raw.text, question, ""
+            polar = polar_answer(question, raw.text)
+            if polar is not None and polar.sentence:
+                # "No, VADER does not need training data": the sentence is checked as a statement of
+                # the passage; the "no" stays only when it follows from it (polar.py).
+                checked, asked = polar.sentence, ""
+                if polar.follows:
+                    polarity = f"; '{polar.said}' follows from the sentence"
+                else:
+                    shown = polar.sentence
+                    polarity = f"; '{polar.said}' left out: it does not follow from the sentence"
             cited = [context[n - 1] for n in raw.citations if 1 <= n <= len(context)]
-            verdict = self.verifier.check(raw.text, [c.unit.index_text for c in cited], question)
+            verdict = self.verifier.check(checked, [c.unit.index_text for c in cited], asked)
             sources = tuple(c.unit.unit_id for c in cited) if verdict.supported else ()
             if not verdict.supported:
                 # Uncited, or cited wrongly (small models miscount): the claim may still stand on
                 # another passage; it is then cited with that one, the passage that was checked.
                 others = [c for c in context if c not in cited]
-                retry = self.verifier.check(raw.text, [c.unit.index_text for c in others], question)
+                retry = self.verifier.check(checked, [c.unit.index_text for c in others], asked)
                 if retry.supported:
                     verdict = replace(retry, method=f"{retry.method} (re-cited)" if cited else retry.method)
                     sources = (others[retry.passage].unit.unit_id,)
                 elif not cited:
                     verdict = retry  # the only check there was: its reason is the one to show
-            claims.append(Claim(raw.text, verdict.supported, sources, verdict.method, verdict.score))
+            method = verdict.method + (polarity if verdict.supported else "")
+            claims.append(Claim(shown, verdict.supported, sources, method, verdict.score))
         removed = sum(1 for c in claims if not c.supported)
         return claims, removed
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from ..types import EvidenceUnit
 from .claims import sentences
+from .polar import asks_yes_or_no
 from .text import content_stems
 
 NOT_FOUND = "NOT IN PASSAGES"
@@ -40,6 +41,20 @@ SYSTEM = (
     "Answer: a domestic cat with a striped coat [1].\n"
     "Question: When was the first cat show held?\n"
     "Answer: 1871 [1]."
+)
+
+# A yes/no question gets its own worked examples: with the span prompt the 1.5B declined most of them
+# (NOT IN PASSAGES) or wrote a bare "YES", which nothing can verify (polar.py). It answers with the
+# yes or no and the question restated as a sentence, which the gate checks as a statement.
+POLAR = (
+    "Answer yes/no questions from the passages only: write Yes or No, then the question's words as a "
+    f"sentence that the passage states. If they do not say, write {NOT_FOUND}. Examples:\n"
+    "Passage 1: Cats sleep 15 hours a day. Cats cannot see in total darkness. The first cat show was "
+    "held in London in 1871.\n"
+    "Question: Can cats see in total darkness?\n"
+    "Answer: No, cats cannot see in total darkness [1].\n"
+    "Question: Was the first cat show held in London?\n"
+    "Answer: Yes, the first cat show was held in London [1]."
 )
 
 
@@ -111,7 +126,7 @@ def build_messages(question: str, units: Sequence[EvidenceUnit], *, max_chars: i
         f"Passage {number}: {_read(unit, question, max_chars)}" for number, unit in enumerate(units, 1)
     )
     return [
-        {"role": "system", "content": SYSTEM},
+        {"role": "system", "content": POLAR if asks_yes_or_no(question) else SYSTEM},
         {"role": "user", "content": f"{passages}\nQuestion: {question}\nAnswer:"},
     ]
 

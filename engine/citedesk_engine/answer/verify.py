@@ -31,6 +31,7 @@ import numpy as np
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder
 from .claims import sentences
+from .polar import is_polar
 from .text import (
     NUMBER_WORDS,
     STOPWORDS,
@@ -49,10 +50,6 @@ _MORE = re.compile(r"\b(?:more than|over|above|at least|greater than|exceed(?:s|
 _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
 _YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
-_POLAR = re.compile(
-    r"^\W*(?:are|is|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must)\b",
-    re.IGNORECASE,
-)
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
 # question word ("Between Bob Fosse and Emile Ardolino who has worked more recently?").
 _OFFERED = re.compile(
@@ -102,9 +99,16 @@ class ClaimVerifier:
     def _check_one(
         self, claim: str, passage: str, question: str, index: int, judge: ClaimJudge | None
     ) -> Verdict:
-        if question and _YES_NO.match(claim) and _POLAR.match(question):
-            # "yes"/"no" to a yes/no question has no words to align: only the verifier can judge it.
-            return self._judge_answer(judge, claim, passage, question, index, 0.0, "a yes/no answer")
+        if question and _YES_NO.match(claim) and is_polar(question):
+            # A bare "yes" or "no" has no words to align, and the verifier scores both alike
+            # (polar.py): nothing can tell a right one from a wrong one.
+            return Verdict(
+                False,
+                "a bare yes or no: nothing in it can be checked against the passage",
+                0.0,
+                index,
+                "bare yes or no",
+            )
         claim_stems = set(content_stems(claim))
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.

@@ -1,0 +1,59 @@
+"""Yes/no questions: how they are recognised, and when an answer's "yes" or "no" follows from its own
+sentence.
+
+The claim verifier cannot judge a bare "yes" or "no": it scores both alike (BoolQ dev with the gold
+passage, and HaluEval's 21 yes/no answers: the two scores within 0.01 of each other, about 0.97; see
+docs/evaluation.md). So a yes/no question is answered with the yes or no and a sentence that restates
+the question ("No, VADER does not need training data [1]", prompts.POLAR). The sentence is verified as
+any statement of the passage; the yes or no is kept only when it follows from that sentence: the
+sentence restates the question (holds every content word of it) and says "not" where the question
+does not exactly when the answer is "no". Otherwise the sentence alone is the answer, and the reader
+draws the conclusion.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import content_stems, negated
+
+_AUXILIARY = "are|is|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must"
+# "Does it ...?", and a condition before it: "If I press Enter, does the formula continue ...?"
+_POLAR = re.compile(rf"^\W*(?:[^,?]{{1,80}},\s*)?(?:{_AUXILIARY})\b", re.IGNORECASE)
+_ANSWER = re.compile(r"^\s*(yes|no)\b[\s,.:;!-]*", re.IGNORECASE)
+
+
+def is_polar(question: str) -> bool:
+    """A question answered by yes or no: it opens with an auxiliary verb (after a condition)."""
+    return bool(_POLAR.match(question))
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """Polar and offering no alternatives: "Is it A or B?" is answered by naming one."""
+    return is_polar(question) and " or " not in f" {question.lower()} "
+
+
+@dataclass(frozen=True, slots=True)
+class PolarAnswer:
+    """An answer to a yes/no question that opens with "yes" or "no"."""
+
+    said: str  # "yes" | "no"
+    sentence: str  # what follows it ("" for a bare yes or no)
+    follows: bool  # the yes or no follows from the sentence
+
+
+def polar_answer(question: str, claim: str) -> PolarAnswer | None:
+    """The claim read as a yes/no answer to the question, or None when it is not one."""
+    if not is_polar(question):
+        return None
+    match = _ANSWER.match(claim)
+    if match is None:
+        return None
+    said = match.group(1).lower()
+    sentence = claim[match.end() :].strip()
+    sentence = sentence[:1].upper() + sentence[1:]
+    wanted = set(content_stems(question))
+    restates = bool(wanted) and wanted <= set(content_stems(sentence))
+    turned = negated(sentence) != negated(question)
+    return PolarAnswer(said, sentence, bool(sentence) and restates and turned == (said == "no"))

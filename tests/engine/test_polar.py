@@ -1,0 +1,70 @@
+"""Yes/no questions: recognised, answered with a sentence, and the yes or no kept only when it follows."""
+
+from __future__ import annotations
+
+import pytest
+from citedesk_engine.answer.polar import asks_yes_or_no, is_polar, polar_answer
+from citedesk_engine.answer.prompts import POLAR, SYSTEM, build_messages
+from citedesk_engine.types import EvidenceUnit
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Does VADER need training data?",
+        "Is SaTScan an R package?",
+        "should I include /proc and /sys in my backups?",
+        "If I press Enter in the equation editor, does the formula continue on a new line?",
+        "Can't the buyer return the goods?",
+    ],
+)
+def test_yes_no_questions_are_recognised(question: str) -> None:
+    assert is_polar(question) and asks_yes_or_no(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What does the sticky bit do on a directory?",
+        "Who funded this study?",
+        "How is a formula embedded in a Writer document?",
+        "Island, what does it mean?",
+        "Doesnt matter: which file holds the passwords?",
+    ],
+)
+def test_other_questions_are_not(question: str) -> None:
+    assert not is_polar(question)
+
+
+def test_a_question_offering_alternatives_is_answered_by_naming_one() -> None:
+    question = "Is Rcpp or SWIG the older project?"
+    assert is_polar(question) and not asks_yes_or_no(question)
+
+
+def test_the_yes_or_no_follows_from_a_sentence_that_restates_the_question_with_the_right_negation() -> None:
+    question = "Does VADER need training data?"
+    answer = polar_answer(question, "No, VADER does not need training data")
+    assert answer is not None and answer.said == "no" and answer.follows
+    assert answer.sentence == "VADER does not need training data"
+    assert polar_answer(question, "Yes: VADER needs training data").follows
+    # The sentence says the opposite of the answer: the reader gets the sentence alone.
+    assert not polar_answer(question, "Yes, VADER does not need training data").follows
+    assert not polar_answer(question, "No. VADER needs training data").follows
+    # A sentence that does not restate the question decides nothing by its negation.
+    assert not polar_answer(question, "No, VADER is built from a human-curated lexicon").follows
+    # A negated question: "yes" agrees with a negated sentence.
+    negated = "Is C++ not vectorized like R?"
+    assert polar_answer(negated, "Yes, C++ is not vectorized like R").follows
+    assert not polar_answer(negated, "No, C++ is not vectorized like R").follows
+    # A bare yes or no has no sentence; an answer that is no yes or no is no polar answer.
+    bare = polar_answer(question, "NO")
+    assert bare is not None and bare.sentence == "" and not bare.follows
+    assert polar_answer(question, "Nobody knows") is None
+    assert polar_answer("What does VADER need?", "No training data") is None
+
+
+def test_a_yes_no_question_gets_the_prompt_for_yes_no_answers() -> None:
+    unit = EvidenceUnit("u-1", "/docs/a.txt", "v", 0, "VADER requires no training data.", 0, 32)
+    assert build_messages("Does VADER need training data?", [unit], max_chars=400)[0]["content"] == POLAR
+    assert build_messages("What does VADER need?", [unit], max_chars=400)[0]["content"] == SYSTEM
+    assert build_messages("Is it VADER or LIWC?", [unit], max_chars=400)[0]["content"] == SYSTEM
