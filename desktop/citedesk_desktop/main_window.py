@@ -365,7 +365,7 @@ class MainWindow(QMainWindow):
             if result is None:
                 self.chat.show_stopped()
                 self.runner.submit("conversations")
-            else:
+            else:  # an answer, a refusal, or a stopped question kept with what the model had written
                 self.chat.show_answer(result)  # type: ignore[arg-type]
                 self.trace.show_answer(result)  # type: ignore[arg-type]
                 self.runner.submit("conversations")

@@ -25,8 +25,8 @@ from .config import (
     save_config,
     thread_count,
 )
-from .errors import ConfigError, DocumentNotFound
-from .events import EventCallback
+from .errors import Cancelled, ConfigError, DocumentNotFound
+from .events import Event, EventCallback, TokenDelta, emit
 from .index.blobs import sha256_hex
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
@@ -49,6 +49,7 @@ from .retrieve.retrievers import LexicalRetriever, Retriever, StructureRetriever
 from .serialize import answer_from_plain, plain
 from .types import (
     Answer,
+    Decision,
     DocumentRecord,
     Drift,
     DriftKind,
@@ -212,9 +213,10 @@ class Engine:
         cancel: threading.Event | None = None,
     ) -> Answer:
         """A cited answer or an attributable refusal; the turn is stored in its conversation (a new
-        one when none is given, created only once the answer exists: a stopped question leaves no
-        empty conversation). In a conversation, a follow-up that cannot stand alone is rewritten from
-        the previous turn (answer/followup.py); `follow_up=False` asks the question as it stands."""
+        one when none is given, created once there is a turn to keep). Stopped through `cancel`, the
+        answer is `Decision.STOPPED` with what the model had written, kept as such in the conversation.
+        In a conversation, a follow-up that cannot stand alone is rewritten from the previous turn
+        (answer/followup.py); `follow_up=False` asks the question as it stands."""
         store = self.library.conversations
         if conversation is not None and not store.exists(conversation):
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
@@ -237,14 +239,26 @@ class Engine:
             identify_language=identify,
             document_languages=lambda: {d.document: d.language for d in self.documents()},
         )
-        answer = flow.ask(
-            question,
-            k=k or self.config.retrieval.top_k,
-            mode=mode,
-            earlier=earlier,
-            on_event=on_event,
-            cancel=cancel,
-        )
+        written: list[str] = []
+
+        def listen(event: Event) -> None:
+            if isinstance(event, TokenDelta):
+                written.append(event.text)
+            emit(on_event, event)
+
+        try:
+            answer = flow.ask(
+                question,
+                k=k or self.config.retrieval.top_k,
+                mode=mode,
+                earlier=earlier,
+                on_event=listen,
+                cancel=cancel,
+            )
+        except Cancelled:
+            # Stopped: the question and what the model had written are kept in the conversation,
+            # marked as stopped and unverified, so nothing the user saw is lost.
+            answer = Answer(question, Decision.STOPPED, "".join(written).strip(), (), (), (), ())
         conversation = conversation or store.new(question)
         answer = dataclasses.replace(answer, conversation=conversation)
         store.add_turn(conversation, question, plain(answer))

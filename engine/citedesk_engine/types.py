@@ -117,6 +117,7 @@ class Decision(StrEnum):
     ANSWERED = "answered"
     PARTIAL = "partial"  # some claims were unsupported and removed
     REFUSED = "refused"
+    STOPPED = "stopped"  # the user stopped it: `text` is what the model had written, never verified
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
 from citedesk_desktop.widgets.library_panel import COLUMNS
 from citedesk_desktop.widgets.settings_dialog import PENDING, SettingsDialog
-from citedesk_engine import Config, Engine, FileFinished, ModelInfo, load_config
+from citedesk_engine import Cancelled, Config, Engine, FileFinished, ModelInfo, ModelsConfig, load_config
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from PySide6.QtCore import QItemSelectionModel, QMimeData, QPointF, QSettings, Qt, QUrl
@@ -382,6 +382,55 @@ def test_the_question_box_and_the_conversation_list_read_at_any_scale(
         label = window.chat.conversations.itemWidget(item)
         assert "<b>How many containers did the harbour handle?</b>" in label.text()
         assert "today" in label.text() and "3 questions" in label.text()
+    finally:
+        window.close()
+        window.runner.shutdown()
+
+
+class SlowGenerator:
+    """Writes one word every 50 ms until stopped, as a model on two cores does."""
+
+    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        for n in range(400):
+            if cancel is not None and cancel.is_set():
+                raise Cancelled("stopped")
+            if on_token is not None:
+                on_token(f"word{n} ")
+            time.sleep(0.05)
+        return "never reached"
+
+
+def test_a_stopped_question_stays_in_its_conversation_with_what_the_model_had_written(
+    qtbot, tmp_path: Path, settings
+) -> None:
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    window = make_window(
+        qtbot,
+        tmp_path,
+        settings,
+        lambda folder: Engine.open(folder, config, embedder=HashEmbedder(), generator=SlowGenerator()),
+    )
+    try:
+        note = tmp_path / "note.txt"
+        note.write_text("The harbour opens at six in the morning.", encoding="utf-8")
+        drop(window, [note])
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        window.chat.question.setPlainText("When does the harbour open?")
+        window.chat.ask_button.click()
+        qtbot.waitUntil(lambda: "word2" in window.chat.transcript.toPlainText(), timeout=60_000)
+        window.chat.stop_button.click()
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        page = window.chat.transcript.toPlainText()
+        assert "Stopped. The model had written (not verified, not cited):" in page and "word0 word1" in page
+        qtbot.waitUntil(lambda: window.chat.conversations.count() == 1, timeout=10_000)
+        assert "1 question" in window.chat.conversations.item(0).toolTip()
+        # A new conversation, then the stopped one again: the question and its stopped answer are there.
+        window.chat.new_conversation()
+        assert "word0" not in window.chat.transcript.toPlainText()
+        window.chat._open_item(window.chat.conversations.item(0))
+        qtbot.waitUntil(lambda: "word0 word1" in window.chat.transcript.toPlainText(), timeout=10_000)
+        reopened = window.chat.transcript.toPlainText()
+        assert "When does the harbour open?" in reopened and "Stopped." in reopened
     finally:
         window.close()
         window.runner.shutdown()

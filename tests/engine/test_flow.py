@@ -13,7 +13,7 @@ from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends
 from citedesk_engine.answer.prompts import POLAR
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
-from citedesk_engine.errors import Cancelled
+from citedesk_engine.events import TokenDelta
 from citedesk_engine.languages import identify
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from citedesk_engine.types import Candidate, Decision, EvidenceUnit, Retrieval, Stage
@@ -192,18 +192,40 @@ def test_a_relevance_refusal_in_the_library_language_has_no_language_note() -> N
     assert "language" not in answer.refusal.reason and "question_language" not in answer.refusal.details
 
 
-def test_a_stopped_question_leaves_no_empty_conversation(tmp_path: Path) -> None:
+def test_a_stopped_question_is_kept_in_its_conversation_with_what_the_model_wrote(
+    tmp_path: Path,
+) -> None:
     config = Config(models=ModelsConfig(reranker="none", verifier="none"))
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "rules.txt").write_text(PASSAGES["rules"], encoding="utf-8")
     cancel = threading.Event()
-    cancel.set()
     generator = ScriptedGenerator("Visitors may not bring pets [1].")
     with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder(), generator=generator) as engine:
         engine.ingest([docs])
-        with pytest.raises(Cancelled):
-            engine.ask("Can visitors bring pets into the reading room?", cancel=cancel)
-        assert engine.conversations() == []
-        answer = engine.ask("Can visitors bring pets into the reading room?")
-        assert [c.id for c in engine.conversations()] == [answer.conversation]
+        question = "Can visitors bring pets into the reading room?"
+        # Stopped after the model's second word: the answer says so, with those words, unverified.
+        tokens: list[str] = []
+
+        def stop_after_two(event: object) -> None:
+            if isinstance(event, TokenDelta):
+                tokens.append(event.text)
+                if len(tokens) == 2:
+                    cancel.set()
+
+        stopped = engine.ask(question, cancel=cancel, on_event=stop_after_two)
+        assert stopped.decision is Decision.STOPPED and stopped.text == "Visitors may"
+        assert stopped.claims == () and stopped.sources == () and stopped.refusal is None
+        # Kept in a conversation of its own, which reopens with it; the next question follows it.
+        assert [c.id for c in engine.conversations()] == [stopped.conversation]
+        assert engine.conversations()[0].turns == 1
+        cancel.clear()
+        answer = engine.ask(question, conversation=stopped.conversation)
+        reopened = engine.answers(stopped.conversation)
+        assert [a.decision for a in reopened] == [Decision.STOPPED, answer.decision]
+        assert reopened[0].text == "Visitors may" and reopened[0].question == question
+        # Stopped before the model wrote anything: the question alone is kept.
+        cancel.set()
+        early = engine.ask("Are bags allowed?", cancel=cancel)
+        assert early.decision is Decision.STOPPED and early.text == ""
+        assert len(engine.conversations()) == 2

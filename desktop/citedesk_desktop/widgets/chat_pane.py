@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
-from citedesk_engine.types import Answer, SourceRef
+from citedesk_engine.types import Answer, Decision, SourceRef
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -213,19 +213,14 @@ class ChatPane(QWidget):
         self._render()
 
     def show_stopped(self) -> None:
-        """The question was stopped: what the model had written stays, marked as unverified."""
+        """The engine stopped without a stopped answer to keep (it keeps one for every stopped
+        question): what the model had written stays on screen, marked as unverified."""
         self._flush.stop()
         partial = "".join(self._stream).strip()
         self._stream = []
         self._asked = False
         self._stopping = ""
-        message = "Stopped."
-        if partial:
-            message += " The model had written (not verified, not cited):"
-        block = f"<p style='color:#c62828'>{html.escape(message)}</p>"
-        if partial:
-            block += f"<blockquote style='color:gray'><i>{html.escape(partial)}</i></blockquote>"
-        self._blocks.append(block)
+        self._blocks.append(_stopped_html(partial))
         self._render()
 
     def show_error(self, message: str) -> None:
@@ -313,7 +308,18 @@ def _searched_html(answer: Answer, number: int) -> str:
     )
 
 
+def _stopped_html(written: str) -> str:
+    if not written:
+        return "<p style='color:#c62828'>Stopped before the model had written anything.</p>"
+    return (
+        "<p style='color:#c62828'>Stopped. The model had written (not verified, not cited):</p>"
+        f"<blockquote style='color:gray'><i>{html.escape(written)}</i></blockquote>"
+    )
+
+
 def _verdict_html(answer: Answer, number: int) -> str:
+    if answer.decision is Decision.STOPPED:
+        return _stopped_html(answer.text)
     if answer.refusal is not None:
         stage = answer.refusal.stage.value
         considered = ""
