@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.flow import AnswerFlow
-from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation
+from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation, resolve
 from citedesk_engine.answer.prompts import POLAR
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
@@ -168,6 +168,11 @@ def test_a_question_that_names_its_subject_is_searched_as_asked_in_a_conversatio
         ("What was the main conclusion of the study?", False),
         ("What is this study about?", False),
         ("What is the file that is read first?", False),
+        ("Which group can read that file?", True),
+        ("Were those results significant?", True),
+        ("Is there a way that I can change it later?", True),
+        ("Is there a way that I can change the editor?", False),
+        ("What do these figures show?", False),
         ("Is there a way to change the default editor?", False),
         ("What does apt-get autoremove do?", False),
         ("When was Debian 10 released?", False),
@@ -229,3 +234,15 @@ def test_a_stopped_question_is_kept_in_its_conversation_with_what_the_model_wrot
         early = engine.ask("Are bags allowed?", cancel=cancel)
         assert early.decision is Decision.STOPPED and early.text == ""
         assert len(engine.conversations()) == 2
+
+
+def test_a_rewrite_spelling_a_hyphenated_word_as_one_is_trusted() -> None:
+    """The real session: "What is his e-mail address?" rewritten "... email address?" shared no word
+    with the question, was not trusted, and the previous question was folded in instead."""
+    generator = Replies("What is Wolfgang Viechtbauer's email address?")
+    resolved = resolve(
+        "What is his e-mail address?", [EarlierTurn("Who wrote metafor?", "Wolfgang")], generator
+    )
+    assert (
+        resolved.how == "rewritten" and resolved.searched == "What is Wolfgang Viechtbauer's email address?"
+    )

@@ -28,9 +28,12 @@ _PRONOUNS = frozenset(
     former latter""".split()
 )
 # "this", "that": a pointer when it stands for the subject ("What is this?", "How does that work?"),
-# not when it names one ("this study", "those results") or opens a relative clause ("the file that
-# is read first"): the word before it is no noun, and a verb or the end follows it.
+# not when it opens a relative clause ("the file that is read first"): the word before it is no
+# noun, and a verb or the end follows it. "that" and "those" before a noun point back too ("Which
+# group can read that file?", "those results"); "this study", "these figures" name the documents at
+# hand and are searched as asked.
 _DEMONSTRATIVES = frozenset("this that these those".split())
+_POINTING_BACK = frozenset("that those".split())
 _BEFORE_POINTER = frozenset(
     """what who which why how when where is was are were does did do can could will would about of in
     for from with after before on to""".split()
@@ -85,6 +88,8 @@ def depends_on_conversation(question: str) -> bool:
             after = said[index + 1] if index + 1 < len(said) else ""
             if (not before or before in _BEFORE_POINTER) and (not after or after in _AFTER_POINTER):
                 return True
+            if word in _POINTING_BACK and after and not _function_word(after):
+                return True
     # "Why?", "When exactly?", "How many?": a question word and little else.
     return len(content_stems(question)) == 0 and said[0] in _QUESTION_WORDS
 
@@ -119,10 +124,19 @@ def resolve(
     return Resolved(rewrite, "rewritten", rewrite)
 
 
+def _function_word(word: str) -> bool:
+    return word in _AFTER_POINTER or not content_stems(word)
+
+
+def _stems(text: str) -> set[str]:
+    """Content stems, a hyphenated word counted both ways ("e-mail" matches "email")."""
+    return set(content_stems(text)) | set(content_stems(text.replace("-", "")))
+
+
 def _trustworthy(rewrite: str, question: str) -> bool:
     if not rewrite or NOT_FOUND.lower() in rewrite.lower() or "\n" in rewrite:
         return False
     if len(words(rewrite)) > max(MAX_REWRITE_WORDS, 3 * len(words(question))):
         return False
-    own = set(content_stems(question))
-    return not own or bool(own & set(content_stems(rewrite)))
+    own = _stems(question)
+    return not own or bool(own & _stems(rewrite))
