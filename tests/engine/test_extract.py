@@ -6,6 +6,7 @@ import codecs
 from pathlib import Path
 
 import factories
+import pymupdf
 import pytest
 from citedesk_engine.config import IngestConfig
 from citedesk_engine.errors import ExtractionError
@@ -61,6 +62,22 @@ def test_pdf_running_headers_and_footers_stay_out_of_the_text(tmp_path: Path) ->
     assert "Results of the trial on page 3." in doc.text
     page_three = doc.text[doc.segments[2].start : doc.segments[2].end]
     assert page_three.startswith("Results of the trial on page 3.") and page_three.endswith("took part.")
+
+
+def test_running_headers_that_reach_below_the_top_tenth_alternating_by_page_stay_out(tmp_path: Path) -> None:
+    """Journal of Statistical Software: the header line starts 76 pt down an 842 pt page and ends at
+    87, past the top tenth (84.2); odd pages carry the journal's name, even ones the title."""
+    path = tmp_path / "jss.pdf"
+    with pymupdf.open() as document:
+        for number in range(1, 7):
+            page = document.new_page(width=595, height=842)
+            running = "Journal of Statistical Software" if number % 2 else "metafor: Meta-Analyses in R"
+            page.insert_text((72, 85), f"{running}   {number}", fontsize=10)
+            page.insert_text((72, 130), f"Body text of page {number} about the model.", fontsize=11)
+        document.save(path)
+    doc = run(path)
+    assert "Journal of Statistical Software" not in doc.text and "metafor: Meta" not in doc.text
+    assert doc.text.count("Body text of page") == 6
 
 
 def test_a_short_pdf_keeps_a_line_that_repeats_on_its_two_pages(tmp_path: Path) -> None:

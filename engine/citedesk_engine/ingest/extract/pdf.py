@@ -143,8 +143,10 @@ def _lines(page: pymupdf.Page) -> list[_Line]:
     return lines
 
 
-# Running headers and footers sit in the top or bottom tenth of the page and repeat, digits aside
-# ("De Marchis et al. ... Page 2 of 9", a bare page number), on at least this share of the pages.
+# Running headers and footers start in the top tenth of the page or end in the bottom tenth (the
+# header of the Journal of Statistical Software runs from 76 to 87 pt of 842) and repeat, digits
+# aside ("De Marchis et al. ... Page 2 of 9", a bare page number), on at least this share of the
+# pages (odd and even pages may carry two different ones, each on half).
 _MARGIN = 0.1
 _REPEATS = 0.4
 _MIN_PAGES = 3
@@ -155,7 +157,7 @@ def _shape(text: str) -> str:
 
 
 def _in_margin(line: _Line, height: float) -> bool:
-    return line.bottom <= height * _MARGIN or line.top >= height * (1 - _MARGIN)
+    return line.top <= height * _MARGIN or line.bottom >= height * (1 - _MARGIN)
 
 
 def _running_lines(pages: list[tuple[list[_Line], float]]) -> frozenset[str]:
