@@ -100,6 +100,12 @@ def test_real_contradictions_are_found(first: str, second: str, kind: str) -> No
             "The harbour handled 3.1 million containers in 2022.",
             "The harbour handled 4.2 million containers in 2023.",
         ),
+        # two quantities told apart by a qualifier (metafor: total and residual heterogeneity)
+        (
+            "tau^2 (estimate of total amount of heterogeneity): 0.3132 (SE = 0.1664)",
+            "tau^2 (estimate of residual amount of heterogeneity): 0.1446 (SE = 0.1124)",
+        ),
+        ("The north site recorded 18 cases.", "The south site recorded 7 cases."),
         # numbers that measure different things
         (
             "The survey asked 120 households about 3 services.",

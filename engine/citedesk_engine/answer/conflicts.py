@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 from ..types import Candidate, Conflict
 from .claims import sentences
@@ -72,6 +73,7 @@ _CITED_YEAR = re.compile(r"(?:et al\.?,?\s*|\((?:[^()]*?,\s*)?)(1[6-9]\d\d|20\d\
 class _Statement:
     text: str
     stems: frozenset[str]  # content stems, numbers left out
+    sequence: tuple[str, ...]  # the same in the sentence's order
     quantities: dict[str, frozenset[float]]  # what is counted or measured -> the values stated
     written: dict[float, str]  # each value as the sentence writes it ("4.2 million")
     labels: dict[str, frozenset[str]]  # numbers that name the subject: "version" -> {"2"}, "<year>" -> ...
@@ -104,7 +106,7 @@ def _conflict(
             if smaller < MIN_CONTENT or len(shared) / smaller < SAME_MATTER:
                 continue
             quoted = f"“{_short(a.text)}” / “{_short(b.text)}”"
-            for key in sorted(a.quantities.keys() & b.quantities.keys()):
+            for key in sorted(a.quantities.keys() & b.quantities.keys() if _same_quantity(a, b) else ()):
                 if not a.quantities[key] & b.quantities[key]:
                     values = f"{_values(a, key)} against {_values(b, key)}"
                     return Conflict("number", ids, f"{values}: {quoted}")
@@ -118,6 +120,14 @@ def _conflict(
                     if _same_statement(a.stems - pair, b.stems - pair):
                         return Conflict("antonym", ids, f"{x}/{y}: {quoted}")
     return None
+
+
+def _same_quantity(a: _Statement, b: _Statement) -> bool:
+    """No word of one sentence stands where the other has another: "estimate of total amount of
+    heterogeneity: 0.3132" and "estimate of residual amount of heterogeneity: 0.1446" measure two
+    things. Words only one of them adds ("a record", "including its viaducts") change nothing."""
+    matcher = SequenceMatcher(a=a.sequence, b=b.sequence, autojunk=False)
+    return not any(tag == "replace" for tag, *_ in matcher.get_opcodes())
 
 
 def _different_subjects(a: _Statement, b: _Statement) -> bool:
@@ -138,12 +148,13 @@ def _statements(passage: str) -> list[_Statement]:
         for sentence in sentences(line):
             if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):
                 continue
-            stems = frozenset(s for s in content_stems(sentence) if not any(ch.isdigit() for ch in s))
+            sequence = tuple(s for s in content_stems(sentence) if not any(ch.isdigit() for ch in s))
             quantities, written, labels = _quantities(sentence)
             out.append(
                 _Statement(
                     sentence,
-                    stems,
+                    frozenset(sequence),
+                    sequence,
                     quantities,
                     written,
                     labels,
