@@ -419,7 +419,7 @@ class MainWindow(QMainWindow):
     def _show_counts(self, documents: int, units: int) -> None:
         status = self._library_status
         size = f" · {status.size_bytes / 1e6:,.1f} MB · {status.library_dir}" if status is not None else ""
-        self.status_library.setText(f"{documents:,} documents · {units:,} passages{size}")
+        self.status_library.setText(f"{_count(documents, 'document')} · {_count(units, 'passage')}{size}")
 
     def _count_as_files_finish(self, event: object) -> None:
         """During a batch the counts follow the files as they finish (the size waits for the end)."""
@@ -436,3 +436,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/splitter", self.split.saveState())
         self.settings.setValue("library", str(self.library_dir))
         event.accept()
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"

@@ -329,7 +329,7 @@ def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
         )
         drop(window, [locked, note])
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
-        assert any(text.startswith("1 documents") for text in counts)  # counted before the batch ended
+        assert any(text.startswith("1 document · ") for text in counts)  # counted before the batch ended
         row = next(
             r
             for r in range(window.library.table.rowCount())
@@ -342,6 +342,8 @@ def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
             and "save a copy" in window.library.reason.text()
         )
         assert window.library.remove_button.isEnabled() and not window.library.reindex_button.isEnabled()
+        # The long reason is elided in its column, not widening the table past its view.
+        qtbot.waitUntil(lambda: window.library.table.horizontalScrollBar().maximum() == 0, timeout=5_000)
         retried = []
         window.library.retry_requested.connect(retried.append)
         window.library.retry_requested.emit(window.library.selected_documents())

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
-from citedesk_engine.types import Answer, Decision, SourceRef
+from citedesk_engine.types import Answer, Decision, SourceRef, Stage
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
@@ -334,7 +334,7 @@ def _verdict_html(answer: Answer, number: int) -> str:
         generated = (
             answer.refusal.details.get("generated") if isinstance(answer.refusal.details, dict) else None
         )
-        if generated:
+        if generated and answer.refusal.stage is not Stage.GENERATION:  # that one's reason says it all
             considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
         return (
             # Dark text on the light card whatever the palette, so it reads in dark mode too.
@@ -396,12 +396,14 @@ def _considered(best: dict[str, object]) -> str:
 
 
 def _where(source: SourceRef) -> str:
-    place = (
-        f", page {source.page}"
-        if source.page
-        else (f", {html.escape(source.section)}" if source.section else "")
-    )
-    return f"{html.escape(Path(source.path).name)}{place}"
+    name = Path(source.path).name
+    if source.page:
+        place = f", page {source.page}"
+    elif source.section and source.section != name:  # a CSV's table is titled by its file name
+        place = f", {html.escape(source.section)}"
+    else:
+        place = ""
+    return f"{html.escape(name)}{place}"
 
 
 def _when(timestamp: float) -> str:

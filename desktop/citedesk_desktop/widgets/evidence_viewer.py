@@ -117,7 +117,8 @@ class EvidenceViewer(QWidget):
         source = self.source
         assert source is not None
         if not source.page:
-            where = source.section or "text"
+            titled = source.section and source.section != Path(source.path).name  # a CSV's own name
+            where = source.section if titled else "text"
         elif page == source.page:
             where = f"page {source.page}"
         else:

@@ -108,8 +108,15 @@ class LibraryPanel(QWidget):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):
+        for column in range(1, len(COLUMNS) - 1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # The state column keeps its width, a long failure reason elided ("failed: the PDF is…"):
+        # sized to its contents, one reason pushed the names out and the table scrolled sideways.
+        # The whole reason shows under the table when the row is selected, and in its tooltip.
+        state = len(COLUMNS) - 1
+        header.setSectionResizeMode(state, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(state, self.fontMetrics().horizontalAdvance("processing 100%") + 24)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.itemSelectionChanged.connect(self._on_selection)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)

@@ -1,0 +1,38 @@
+"""How the conversation pane words answers: citation labels, refusal cards, stopped questions."""
+
+from __future__ import annotations
+
+from citedesk_desktop.widgets.chat_pane import ChatPane
+from citedesk_engine.types import Answer, Claim, Decision, Refusal, SourceRef, Stage
+
+
+def source(path: str, section: str, page: int | None = None) -> SourceRef:
+    return SourceRef("u-1", path, path, page, (), 0, 10, "codename: bookworm", section=section)
+
+
+def cited(ref: SourceRef) -> Answer:
+    claim = Claim("Bookworm", True, ("u-1",), "verifier", 0.9)
+    return Answer("What is Debian 12 called?", Decision.ANSWERED, "Bookworm [1]", (claim,), (ref,), (), ())
+
+
+def test_a_tables_citation_names_its_file_once_and_a_section_beside_it(qtbot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(cited(source("/docs/debian.csv", "debian.csv")))
+    text = pane.transcript.toPlainText()
+    assert "debian.csv" in text and "debian.csv, debian.csv" not in text
+    pane.show_answer(cited(source("/docs/book.xlsx", "quakes")))
+    assert "book.xlsx, quakes" in pane.transcript.toPlainText()
+
+
+def test_a_generation_refusal_does_not_show_the_models_refusal_phrase(qtbot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    reason = "The passages found are about this question, but the model found no answer in them."
+    refusal = Refusal(Stage.GENERATION, reason, {"generated": "NOT IN PASSAGES"})
+    pane.show_answer(Answer("Who funded it?", Decision.REFUSED, "", (), (), (), (), refusal=refusal))
+    text = pane.transcript.toPlainText()
+    assert "found no answer" in text and "NOT IN PASSAGES" not in text
+    written = Refusal(Stage.FAITHFULNESS, "No sentence is supported.", {"generated": "It was 1998 [1]."})
+    pane.show_answer(Answer("When?", Decision.REFUSED, "", (), (), (), (), refusal=written))
+    assert "The model wrote: It was 1998 [1]." in pane.transcript.toPlainText()
