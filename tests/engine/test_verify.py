@@ -309,3 +309,18 @@ def test_guards_do_not_veto_what_the_passage_says_in_other_forms(verifier: Claim
         "Naka wanted the game, Phantasy Star Online, to sell one million copies.", [naka]
     )
     assert verdict.check != "guard: roles", verdict.method
+
+
+def test_an_entry_of_a_reference_list_supports_no_claim() -> None:
+    """The real-document set: "Yes, SaTScan is an R package." stood on the bibliography entry of an
+    R package interfacing with SaTScan; the paper says SaTScan is not one."""
+    references = (
+        "Knoth S (2016). spc: Statistical Process Control. R package version 0.5.3. "
+        "Kleinman K (2015). rsatscan: Tools, Classes, and Methods for Interfacing with SaTScan "
+        "Stand-Alone Software. R package version 0.3.9200."
+    )
+    verifier, judge = judged(1.0)
+    verdict = verifier.check("SaTScan is an R package.", [references])
+    assert not verdict.supported and verdict.check == "guard: reference"
+    body = "Another tool is rsatscan, an R package for interfacing with SaTScan (Kleinman 2015)."
+    assert judged(1.0)[0].check("Rsatscan is an R package for interfacing with SaTScan.", [body]).supported

@@ -48,6 +48,9 @@ from .text import (
 _BOUND = r"\s+\$?\s*([\d][\d,]*(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
 _MORE = re.compile(r"\b(?:more than|over|above|at least|greater than|exceed(?:s|ed)?)" + _BOUND)
 _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
+# An author, their initials and the year of an entry of a reference list: "Knoth S (2016). ",
+# "Gilbert, E. (2014). ", "Hutto CJ, Gilbert E (2014). ".
+_REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|20)\d\d[a-z]?\)\.(?:\s|$)")
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
 _YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
@@ -133,6 +136,11 @@ class ClaimVerifier:
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if _roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
+        if _REFERENCE_ENTRY.search(window):
+            # "Knoth S (2016). spc: ... R package version 0.5.3": an entry of a reference list says
+            # that a work exists, not what it claims; its words fit many claims ("SaTScan is an R
+            # package" stood on the entry of an R package interfacing with SaTScan).
+            return Verdict(False, "guard: a reference list entry", coverage, index, "guard: reference")
         if question:
             # Judged as the answer to the question: what it adds to the question is the answer
             # (restating the question proves nothing).
