@@ -324,3 +324,64 @@ def test_an_entry_of_a_reference_list_supports_no_claim() -> None:
     assert not verdict.supported and verdict.check == "guard: reference"
     body = "Another tool is rsatscan, an R package for interfacing with SaTScan (Kleinman 2015)."
     assert judged(1.0)[0].check("Rsatscan is an R package for interfacing with SaTScan.", [body]).supported
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim", "guard"),
+    [
+        # participants that are common nouns or lower-case names, swapped around their verb
+        (
+            "The buyer shall reimburse the seller for shipping costs.",
+            "The seller shall reimburse the buyer for shipping costs.",
+            "guard: roles",
+        ),
+        (
+            "Methotrexate reduces the absorption of aspirin.",
+            "Aspirin reduces the absorption of methotrexate.",
+            "guard: roles",
+        ),
+        # two numbers of the passage exchanged between their slots
+        (
+            "Site one recorded 18 cases and site two recorded 7 cases.",
+            "Site one recorded 7 cases and site two recorded 18 cases.",
+            "guard: roles",
+        ),
+        # a comparison inverted
+        ("Alloy A is harder than alloy B.", "Alloy B is harder than alloy A.", "guard: roles"),
+        # a negation dropped inside a longer construction
+        (
+            "Patients must not be discharged without a follow-up appointment.",
+            "Patients must be discharged without a follow-up appointment.",
+            "guard: negation",
+        ),
+    ],
+)
+def test_a_claim_that_reorders_or_drops_the_passages_own_words_is_refused(
+    passage: str, claim: str, guard: str
+) -> None:
+    """Issue 20's attacks: every word of the claim is the passage's, so alignment is 1.00 and the
+    verifier passed them (0.70-0.86)."""
+    verifier, _ = judged(1.0)
+    verdict = verifier.check(claim, [passage])
+    assert not verdict.supported and verdict.check == guard
+    assert verifier.check(passage, [passage]).supported  # the passage's own sentence still stands
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim"),
+    [
+        # a reordering that says the same: a verb and its noun are different words
+        (
+            "The lease of another A330-200 was announced in December 2016.",
+            "It was announced that another A330-200 was leased.",
+        ),
+        # a year moved to the front
+        (
+            "The harbour handled 4.2 million containers in 2023.",
+            "In 2023 the harbour handled 4.2 million containers.",
+        ),
+    ],
+)
+def test_a_claim_that_words_the_passage_otherwise_is_not_taken_for_a_swap(passage: str, claim: str) -> None:
+    verifier, _ = judged(1.0)
+    assert verifier.check(claim, [passage]).supported
