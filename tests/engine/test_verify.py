@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from citedesk_engine.answer.text import numbers
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 from citedesk_engine.testing import HashEmbedder
@@ -385,3 +386,14 @@ def test_a_claim_that_reorders_or_drops_the_passages_own_words_is_refused(
 def test_a_claim_that_words_the_passage_otherwise_is_not_taken_for_a_swap(passage: str, claim: str) -> None:
     verifier, _ = judged(1.0)
     assert verifier.check(claim, [passage]).supported
+
+
+def test_a_date_answered_from_a_csv_row_of_dates_is_checked_against_its_row() -> None:
+    """The second real session: "2015-04-26" for Debian 8's release was refused ("guard: number 26"):
+    the number pattern read "04,2015" of the row as the thousands-separated 42015."""
+    row = "version,codename,series,created,release,eol\n8,Jessie,jessie,2013-05-04,2015-04-26,2018-06-17"
+    question = "When was Debian 8 Jessie released?"
+    verifier, judge = judged(0.9)
+    assert verifier.check("2015-04-26", [row], question).supported and judge.calls
+    assert not judged(0.9)[0].check("2015-04-27", [row], question).supported
+    assert numbers("It cost 1,200 dollars") == {"1200"}

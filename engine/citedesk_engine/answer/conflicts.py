@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 
 from ..types import Candidate, Conflict
 from .claims import sentences
-from .text import NUMBER_WORDS, content_stems, negated, stem, words
+from .text import DIGITS, NUMBER_WORDS, content_stems, negated, stem, words
 
 # Share of the smaller sentence's content words the other must hold for a number conflict (the
 # numbers themselves differ, the rest must match), and of the union for negation and antonyms (the
@@ -58,7 +58,7 @@ _POINTERS = frozenset(
 )
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _UNITLESS = frozenset(["percent", "per", "cent", "%"])
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)*%?(?![\w])")
+_NUMBER = re.compile(rf"(?<![\w.]){DIGITS}(?:\.\d+)*%?(?![\w])")
 # A statement is not: a heading, list item or caption ("3.2 Results", "5 Measure of selectivity",
 # "Figure 5: ..."), a reference list entry ("[12] Smith J, ...", "12. Smith, J."), a question. A
 # sentence that opens with a quantity ("4.2 million containers were ...") is one.

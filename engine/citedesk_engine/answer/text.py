@@ -8,7 +8,10 @@ from functools import lru_cache
 import snowballstemmer
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?(?![\w])|\b\d+(?:\.\d+)?(?=%)")
+# A comma joins digits only as a thousands separator ("1,200"): in "2013-05-04,2015-04-26", a CSV row of
+# dates, it separates two numbers ("04,2015" read as 42015 refused every date answered from a table).
+DIGITS = r"(?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)"
+_NUMBER = re.compile(rf"(?<![\w.])[-+]?{DIGITS}(?:\.\d+)?(?![\w])|\b\d+(?:\.\d+)?(?=%)")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 STOPWORDS = frozenset(
