@@ -274,6 +274,8 @@ class MainWindow(QMainWindow):
     def open_library(self, folder: Path) -> None:
         self.library_dir = folder
         self.document.clear()
+        self.evidence.clear()
+        self.trace.clear()
         self.library.set_documents([])
         self.runner.submit("open", str(folder))
 

@@ -150,3 +150,27 @@ def test_a_highlight_low_on_the_page_is_scrolled_into_view_after_another_documen
         qtbot.waitUntil(lambda b=box: bar.value() > 0, timeout=5_000)
         top = box.y0 * viewer.zoom - bar.value()
         assert 0 <= top <= viewer.scroll.viewport().height(), (top, bar.value(), bar.maximum())
+
+
+def test_a_page_paged_to_opens_at_its_top_and_another_library_clears_the_viewer(
+    qtbot, tmp_path: Path
+) -> None:
+    low = tmp_path / "low.pdf"
+    with pymupdf.open() as document:
+        for n in range(1, 4):
+            page = document.new_page()
+            page.insert_text((72, 760), f"The answer sits at the foot of page {n}.")
+        document.save(low)
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    viewer.resize(700, 420)
+    viewer.show()
+    rendered(viewer)
+    bar = viewer.scroll.verticalScrollBar()
+    viewer.show_source(source_of(low, 2, "The answer sits at the foot of page 2."))
+    qtbot.waitUntil(lambda: bar.value() > 0, timeout=5_000)
+    viewer.next_page()
+    qtbot.waitUntil(lambda: viewer.shown == (str(low), 3) and bar.value() == 0, timeout=5_000)
+    viewer.clear()
+    assert viewer.source is None and viewer.shown is None and viewer.image.pixmap().isNull()
+    assert "Click a citation" in viewer.header.text() and not viewer.next_button.isEnabled()

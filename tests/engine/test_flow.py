@@ -239,7 +239,7 @@ def test_a_stopped_question_is_kept_in_its_conversation_with_what_the_model_wrot
 def test_a_rewrite_spelling_a_hyphenated_word_as_one_is_trusted() -> None:
     """The real session: "What is his e-mail address?" rewritten "... email address?" shared no word
     with the question, was not trusted, and the previous question was folded in instead."""
-    generator = Replies("What is Wolfgang Viechtbauer's email address?")
+    generator = Replies("What is `Wolfgang Viechtbauer`'s email address?")  # Markdown from the model
     resolved = resolve(
         "What is his e-mail address?", [EarlierTurn("Who wrote metafor?", "Wolfgang")], generator
     )

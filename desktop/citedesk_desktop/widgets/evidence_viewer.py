@@ -38,7 +38,7 @@ class EvidenceViewer(QWidget):
         self.pages = 0
         self.zoom = 1.5
         self.auto_fit = True  # pages fill the viewer's width until the user zooms by hand
-        self.header = QLabel("<i>Click a citation in an answer to see its passage here.</i>")
+        self.header = QLabel(_PLACEHOLDER)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details = QLabel()
@@ -92,6 +92,18 @@ class EvidenceViewer(QWidget):
         layout.addWidget(self.stack, 1)
         self._set_tools(False)
 
+    def clear(self) -> None:
+        """Nothing shown: another library was opened, and its citations are not these."""
+        self.source, self.shown, self._scroll_to = None, None, None
+        self.page = self.pages = self.highlighted_boxes = 0
+        self.image.clear()
+        self.text.clear()
+        self.header.setText(_PLACEHOLDER)
+        self.details.setText("")
+        self.stack.setCurrentWidget(self.scroll)
+        self._set_tools(False)
+        self.open_button.setEnabled(False)
+
     def show_source(self, source: SourceRef, answer: Answer | None = None) -> None:
         if self.source is None or source.path != self.source.path:
             # Another document: its page count is not known until its first page is rendered, and
@@ -133,6 +145,7 @@ class EvidenceViewer(QWidget):
         if self.source is None or path != self.source.path or page != self.page or scale != self._scale():
             return  # an older request
         png, self.pages = rendered
+        another_page = self.shown != (path, page)
         self.shown = (path, page)  # what the picture is, for tests and the header
         self._show_header(page)
         pixmap = QPixmap()
@@ -164,7 +177,11 @@ class EvidenceViewer(QWidget):
             return
         # Scrolled once the scroll area has taken the new picture's size: set now, the value would be
         # clamped to the range of the picture before (after another document, the cleared one's).
-        self._scroll_to = None if first_box_y is None else max(0, int(first_box_y) - 80)
+        # A page paged to opens at its top; the cited page at its highlight; a zoom keeps its place.
+        if first_box_y is not None:
+            self._scroll_to = max(0, int(first_box_y) - 80)
+        else:
+            self._scroll_to = 0 if another_page else None
         self._apply_scroll()
 
     def _apply_scroll(self) -> None:
@@ -253,6 +270,9 @@ class EvidenceViewer(QWidget):
                 f"No application on this system opens this file:\n{self.source.path}\n\n"
                 "Install a viewer for it, or open it from your file manager.",
             )
+
+
+_PLACEHOLDER = "<i>Click a citation in an answer to see its passage here.</i>"
 
 
 def _provenance(source: SourceRef, answer: Answer | None) -> str:

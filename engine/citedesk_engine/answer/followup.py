@@ -116,7 +116,7 @@ def resolve(
         {"role": "user", "content": f"{conversation}Follow-up question: {question}\nRewritten question:"},
     ]
     rewrite = " ".join(generator.generate(messages, max_tokens=60, cancel=cancel).split())
-    rewrite = rewrite.removeprefix("Rewritten question:").strip().strip('"“”').strip()
+    rewrite = rewrite.removeprefix("Rewritten question:").strip().strip('"“”').strip().replace("`", "")
     if not _trustworthy(rewrite, question):
         return Resolved(folded.searched, "folded", rewrite)
     if not rewrite.endswith("?"):
