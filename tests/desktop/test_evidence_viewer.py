@@ -27,6 +27,26 @@ def source_of(path: Path, page: int, phrase: str) -> SourceRef:
     return SourceRef(f"u-{path.stem}-{page}", str(path), str(path), page, boxes, 0, len(phrase), phrase)
 
 
+def pdf_with_answers_at_the_foot(path: Path) -> Path:
+    """Three pages, each with a heading at its top and its answer at its foot."""
+    with pymupdf.open() as document:
+        for n in range(1, 4):
+            page = document.new_page()
+            page.insert_text((72, 72), f"Heading of page {n}.")
+            page.insert_text((72, 760), f"The answer sits at the foot of page {n}.")
+        document.save(path)
+    return path
+
+
+def shown_viewer(qtbot, height: int) -> tuple[EvidenceViewer, list[tuple[str, int]]]:
+    """A viewer on screen, 700 wide, its page requests served."""
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    viewer.resize(700, height)
+    viewer.show()
+    return viewer, rendered(viewer)
+
+
 def rendered(viewer: EvidenceViewer) -> list[tuple[str, int]]:
     """Serve the viewer's page requests as the engine thread does, and list what it asked for."""
     asked: list[tuple[str, int]] = []
@@ -127,19 +147,9 @@ def test_a_highlight_low_on_the_page_is_scrolled_into_view_after_another_documen
     """The real session: a citation in the manual, then one low on a page of the article, showed the
     article's page top with its highlight below the fold (the scroll range was still the cleared
     picture's when the scroll was set)."""
-    low = tmp_path / "low.pdf"
-    with pymupdf.open() as document:
-        for n in range(1, 4):
-            page = document.new_page()
-            page.insert_text((72, 72), f"Heading of page {n}.")
-            page.insert_text((72, 760), f"The answer sits at the foot of page {n}.")
-        document.save(low)
+    low = pdf_with_answers_at_the_foot(tmp_path / "low.pdf")
     other = factories.pdf(tmp_path / "other.pdf", ["Another document altogether."])
-    viewer = EvidenceViewer()
-    qtbot.addWidget(viewer)
-    viewer.resize(700, 420)
-    viewer.show()
-    rendered(viewer)
+    viewer, _ = shown_viewer(qtbot, 420)
     bar = viewer.scroll.verticalScrollBar()
     for _ in range(2):
         viewer.show_source(source_of(other, 1, "Another document altogether."))
@@ -155,17 +165,8 @@ def test_a_highlight_low_on_the_page_is_scrolled_into_view_after_another_documen
 def test_a_page_paged_to_opens_at_its_top_and_another_library_clears_the_viewer(
     qtbot, tmp_path: Path
 ) -> None:
-    low = tmp_path / "low.pdf"
-    with pymupdf.open() as document:
-        for n in range(1, 4):
-            page = document.new_page()
-            page.insert_text((72, 760), f"The answer sits at the foot of page {n}.")
-        document.save(low)
-    viewer = EvidenceViewer()
-    qtbot.addWidget(viewer)
-    viewer.resize(700, 420)
-    viewer.show()
-    rendered(viewer)
+    low = pdf_with_answers_at_the_foot(tmp_path / "low.pdf")
+    viewer, _ = shown_viewer(qtbot, 420)
     bar = viewer.scroll.verticalScrollBar()
     viewer.show_source(source_of(low, 2, "The answer sits at the foot of page 2."))
     qtbot.waitUntil(lambda: bar.value() > 0, timeout=5_000)

@@ -3,12 +3,12 @@ sentence.
 
 The claim verifier cannot judge a bare "yes" or "no": it scores both alike (HaluEval's 21 yes/no
 answers: "yes" and "no" within 0.002 of each other, about 0.98; BoolQ dev with the gold passage: within
-a few hundredths; see docs/evaluation.md). So a yes/no question is answered with the yes or no and a sentence that restates
-the question ("No, VADER does not need training data [1]", prompts.POLAR). The sentence is verified as
-any statement of the passage; the yes or no is kept only when it follows from that sentence: the
-sentence restates the question (holds every content word of it) and says "not" where the question
-does not exactly when the answer is "no". Otherwise the sentence alone is the answer, and the reader
-draws the conclusion.
+a few hundredths; see docs/evaluation.md). So a yes/no question is answered with the yes or no and a
+sentence that restates the question ("No, VADER does not need training data [1]", prompts.POLAR). The
+sentence is verified as any statement of the passage; the yes or no is kept only when it follows from
+that sentence: the sentence restates the question (holds every content word of it) and says "not"
+where the question does not exactly when the answer is "no". Otherwise the sentence alone is the
+answer, and the reader draws the conclusion.
 """
 
 from __future__ import annotations
