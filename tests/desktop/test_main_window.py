@@ -390,15 +390,14 @@ def test_the_question_box_and_the_conversation_list_read_at_any_scale(
 
 
 class SlowGenerator:
-    """Writes one word every 50 ms until stopped, as a model on two cores does."""
+    """Writes one word every 50 ms until stopped, as a model on two cores does: it waits on the stop
+    itself, so a stop ends it at once."""
 
-    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+    def generate(self, messages, *, max_tokens, on_token, cancel):  # type: ignore[no-untyped-def]
         for n in range(400):
-            if cancel is not None and cancel.is_set():
+            on_token(f"word{n} ")
+            if cancel.wait(0.05):
                 raise Cancelled("stopped")
-            if on_token is not None:
-                on_token(f"word{n} ")
-            time.sleep(0.05)
         return "never reached"
 
 
