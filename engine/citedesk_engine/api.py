@@ -365,6 +365,10 @@ class Engine:
     def documents(self) -> list[DocumentRecord]:
         return self.library.manifest.documents()
 
+    def warnings(self) -> dict[str, tuple[str, ...]]:
+        """Per document with any: hidden text left out at ingest, text addressed to an AI."""
+        return self.library.manifest.warnings()
+
     def units(self, document: str) -> list[EvidenceUnit]:
         return self.library.units(self.resolve(document))
 

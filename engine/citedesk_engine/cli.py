@@ -167,6 +167,8 @@ def _print_event(event: Event) -> None:
         r = event.result
         detail = f"{r.units} units" if r.status is not FileStatus.FAILED else r.reason
         print(f"  {r.status.value:<9} {r.path}: {detail}", flush=True)
+        for warning in r.warnings:
+            print(f"    warning: {warning}", flush=True)
     elif isinstance(event, Progress) and event.stage == "embed" and event.total > 256:
         print(f"    embedding {event.done}/{event.total}", file=sys.stderr, flush=True)
     elif isinstance(event, StageStarted) and event.stage == "ingest":
@@ -207,6 +209,7 @@ def _file_json(result: FileResult) -> dict[str, Any]:
         "units": result.units,
         "pages": result.pages,
         "language": result.language,
+        "warnings": list(result.warnings),
     }
 
 
@@ -236,9 +239,12 @@ def _delete(engine: Engine, args: argparse.Namespace) -> int:
 def _status(engine: Engine, args: argparse.Namespace) -> int:
     status = engine.status()
     documents = engine.documents()
+    warnings = engine.warnings()
     if args.json:
         payload = plain(status)
-        payload["document_list"] = [plain(d) for d in documents]
+        payload["document_list"] = [
+            {**plain(d), "warnings": list(warnings.get(d.document, ()))} for d in documents
+        ]
         print(json.dumps(payload, ensure_ascii=False))
         return 0
     print(f"Library   {status.library_dir}")
@@ -250,6 +256,8 @@ def _status(engine: Engine, args: argparse.Namespace) -> int:
     if args.documents:
         for d in documents:
             print(f"  {d.kind:<8} {d.units:>6} units  {d.language:<3} {d.document}")
+            for warning in warnings.get(d.document, ()):
+                print(f"      warning: {warning}")
     return 0
 
 

@@ -200,6 +200,7 @@ class FileResult:
     pages: int = 0
     language: str = ""
     seconds: float = 0.0
+    warnings: tuple[str, ...] = ()  # hidden text left out, text addressed to an AI: where and what
 
 
 @dataclass(frozen=True, slots=True)

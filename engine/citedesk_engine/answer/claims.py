@@ -114,8 +114,10 @@ def sentences(text: str) -> list[str]:
     return _sentences(text.strip())
 
 
-def _sentences(text: str) -> list[str]:
-    out: list[str] = []
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of `text` starts and ends, surrounding blanks left out: offsets into
+    `text` itself, for callers that must point back at it (answer/asides.py)."""
+    spans = []
     start = 0
     for match in _TERMINATOR.finditer(text):
         end = match.end()
@@ -124,11 +126,22 @@ def _sentences(text: str) -> list[str]:
         trailing = _TRAILING_CITATIONS.match(text[end:])
         if trailing:
             end += trailing.end()
-        out.append(text[start:end].strip())
+        spans.append(_trimmed(text, start, end))
         start = end
-    if text[start:].strip():
-        out.append(text[start:].strip())
-    return [s for s in out if s]
+    spans.append(_trimmed(text, start, len(text)))
+    return [(a, b) for a, b in spans if b > a]
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _sentences(text: str) -> list[str]:
+    return [text[a:b] for a, b in sentence_spans(text)]
 
 
 def _is_boundary(text: str, at: int, end: int) -> bool:

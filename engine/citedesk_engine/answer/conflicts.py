@@ -1,4 +1,5 @@
-"""The conflict scan: two passages that state incompatible things about the same matter.
+"""The conflict scan: two passages (or two sentences of one) that state incompatible things about the
+same matter.
 
 A conflict is two statements about the same thing that cannot both be true: the same quantity with
 different values ("handled 4.2 million containers" / "handled 3.1 million containers"), the same
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from ..types import Candidate, Conflict
+from .asides import asserted
 from .claims import sentences
 from .text import DIGITS, NUMBER_WORDS, content_stems, negated, stem, words
 
@@ -82,11 +84,12 @@ class _Statement:
 
 
 def find_conflicts(candidates: Sequence[Candidate]) -> list[Conflict]:
-    """Pairs of passages that say incompatible things about the same matter, at most one per pair."""
+    """Pairs of passages (or two sentences of one) that say incompatible things about the same matter,
+    at most one per pair."""
     statements = [_statements(c.unit.passage) for c in candidates]
     conflicts = []
     for i, first in enumerate(candidates):
-        for j in range(i + 1, len(candidates)):
+        for j in range(i, len(candidates)):  # i == j: two sentences of one passage disagree
             conflict = _conflict(first, candidates[j], statements[i], statements[j])
             if conflict is not None:
                 conflicts.append(conflict)
@@ -143,8 +146,10 @@ def _same_statement(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def _statements(passage: str) -> list[_Statement]:
+    """The passage's statements: what it asserts (asides.py: not an instruction to an AI, a question,
+    a supposition or a claim it attributes to someone), heading, captions and list entries left out."""
     out = []
-    for line in passage.split("\n"):
+    for line in asserted(passage).split("\n"):
         for sentence in sentences(line):
             if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):
                 continue

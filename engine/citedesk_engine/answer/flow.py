@@ -22,6 +22,7 @@ from ..events import EventCallback, StageStarted, TokenDelta, emit
 from ..languages import UNDETERMINED, language_name
 from ..protocols import Generator
 from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
+from .asides import AsideKind, asides, asserted
 from .claims import sentences, split_claims
 from .conflicts import find_conflicts
 from .followup import EarlierTurn, resolve
@@ -154,6 +155,13 @@ class AnswerFlow:
             characters=len(text),
             declined=declined,
             quote=quote[1].unit.unit_id if quote else None,
+            # Passages holding text addressed to an AI: the model read them without it (asides.py).
+            instructions_left_out=[
+                {"unit_id": c.unit.unit_id, "text": a.text[:200]}
+                for c in context
+                for a in asides(c.unit.index_text)
+                if a.kind is AsideKind.INSTRUCTION
+            ],
         )
         if declined and quote is None:
             return run.refuse(
@@ -301,7 +309,7 @@ def _quote(
             or relevance.rerank < config.min_rerank
         ):
             continue
-        for line in candidate.unit.passage.split("\n"):
+        for line in asserted(candidate.unit.passage).split("\n"):
             for sentence in sentences(line):
                 if wanted <= set(content_stems(sentence)):
                     return sentence, candidate

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder
+from .asides import AsideKind, asides, asserted
 from .claims import sentences
 from .polar import is_polar
 from .text import (
@@ -94,7 +95,15 @@ class ClaimVerifier:
         judge = self.judge() if self.judge is not None else None
         best: Verdict | None = None
         for index, passage in enumerate(passages):
-            verdict = self._check_one(claim, passage, question, index, judge)
+            # Only what the passage asserts: an instruction to an AI, a question, a supposition or a
+            # claim it attributes to someone supports nothing but a claim that keeps it what it is.
+            stated = asserted(passage, claim, question)
+            if not stated:
+                verdict = _not_asserted(claim, passage, index)
+            else:
+                verdict = self._check_one(claim, stated, question, index, judge)
+                if not verdict.supported and stated != passage:
+                    verdict = _not_asserted(claim, passage, index, verdict)
             if verdict.supported:
                 return verdict
             if best is None or verdict.score > best.score:
@@ -267,6 +276,26 @@ class ClaimVerifier:
         assert self.embedder is not None
         vectors = self.embedder().embed([claim, window])
         return float(np.dot(vectors[0], vectors[1]))
+
+
+def _not_asserted(claim: str, passage: str, index: int, otherwise: Verdict | None = None) -> Verdict:
+    """The claim's words stand in what the passage does not assert (most of them in one aside):
+    say so, naming what it is; else the verdict the asserted text gave."""
+    claim_stems = set(content_stems(claim))
+    for aside in asides(passage):
+        stems = set(content_stems(aside.text))
+        if claim_stems and sum(1 for s in claim_stems if _matches(s, stems)) >= 0.5 * len(claim_stems):
+            what = _ASIDE_NAMES[aside.kind]
+            return Verdict(False, f"guard: not asserted: {what}", 0.0, index, "guard: not asserted")
+    return otherwise or Verdict(False, "guard: not asserted", 0.0, index, "guard: not asserted")
+
+
+_ASIDE_NAMES = {
+    AsideKind.INSTRUCTION: "the passage's words are an instruction to an AI",
+    AsideKind.QUESTION: "the passage asks it",
+    AsideKind.SUPPOSITION: "the passage supposes it",
+    AsideKind.ATTRIBUTED: "the passage attributes it to someone",
+}
 
 
 def _names_an_option(claim_stems: set[str], question: str) -> bool:

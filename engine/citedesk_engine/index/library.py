@@ -45,6 +45,7 @@ class NewVersion:
     units: Sequence[EvidenceUnit]
     vectors: npt.NDArray[np.float32]
     structure: Sequence[StructureNode]
+    warnings: Sequence[str] = ()
 
 
 class Library:
@@ -101,7 +102,7 @@ class Library:
             self.abandon_version(new.record.version)
             raise
         written = time.perf_counter()
-        previous = self.manifest.commit_version(new.record, new.structure, new.units)
+        previous = self.manifest.commit_version(new.record, new.structure, new.units, new.warnings)
         if previous is not None:
             self._delete_rows([previous])
             self.manifest.forget([previous])

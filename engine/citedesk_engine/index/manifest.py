@@ -40,6 +40,8 @@ CREATE TABLE IF NOT EXISTS units (
     char_end INTEGER NOT NULL, page INTEGER, boxes TEXT NOT NULL, scripts TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS units_document ON units (document, char_start);
+CREATE TABLE IF NOT EXISTS warnings (document TEXT NOT NULL, warning TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS warnings_document ON warnings (document);
 CREATE TABLE IF NOT EXISTS pending (document TEXT NOT NULL, version TEXT PRIMARY KEY, started REAL);
 CREATE TABLE IF NOT EXISTS garbage (document TEXT NOT NULL, version TEXT PRIMARY KEY);
 """
@@ -115,6 +117,14 @@ class Manifest:
         rows = self._db.execute(f"SELECT {_COLUMNS} FROM documents ORDER BY document").fetchall()
         return [DocumentRecord(*row) for row in rows]
 
+    def warnings(self) -> dict[str, tuple[str, ...]]:
+        """Per document with any: what its reader should know about its text (hidden text, text
+        addressed to an AI), in the order ingest found them."""
+        out: dict[str, list[str]] = {}
+        for document, warning in self._db.execute("SELECT document, warning FROM warnings ORDER BY rowid"):
+            out.setdefault(document, []).append(warning)
+        return {document: tuple(found) for document, found in out.items()}
+
     def live_versions(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT document, version FROM documents").fetchall())
 
@@ -142,7 +152,11 @@ class Manifest:
         )
 
     def commit_version(
-        self, record: DocumentRecord, structure: Sequence[StructureNode], units: Sequence[EvidenceUnit] = ()
+        self,
+        record: DocumentRecord,
+        structure: Sequence[StructureNode],
+        units: Sequence[EvidenceUnit] = (),
+        warnings: Sequence[str] = (),
     ) -> str | None:
         """Make `record.version` the live version of its document; return the version it replaced."""
         with self._transaction():
@@ -163,6 +177,10 @@ class Manifest:
             self._db.executemany(
                 f"INSERT INTO units ({_UNIT_COLUMNS}) VALUES ({', '.join('?' * 12)})", map(_unit_row, units)
             )
+            self._db.execute("DELETE FROM warnings WHERE document = ?", (record.document,))
+            self._db.executemany(
+                "INSERT INTO warnings VALUES (?, ?)", [(record.document, w) for w in warnings]
+            )
             self._db.execute("DELETE FROM pending WHERE version = ?", (record.version,))
             if previous is not None and previous[0] != record.version:
                 self._db.execute(
@@ -179,6 +197,7 @@ class Manifest:
             self._db.execute("DELETE FROM documents WHERE document = ?", (document,))
             self._db.execute("DELETE FROM structure WHERE document = ?", (document,))
             self._db.execute("DELETE FROM units WHERE document = ?", (document,))
+            self._db.execute("DELETE FROM warnings WHERE document = ?", (document,))
             self._db.execute("INSERT OR IGNORE INTO garbage VALUES (?, ?)", (document, row[0]))
         return str(row[0])
 

@@ -29,7 +29,7 @@ from ..protocols import Embedder
 from ..types import DocumentRecord, FileResult, FileStatus, IngestReport, StageTimes
 from .chunk import chunk
 from .extract import extract
-from .units import build_units
+from .units import build_units, instruction_warnings
 
 log = logging.getLogger(__name__)
 
@@ -212,8 +212,9 @@ class IngestPipeline:
             text_sha256=self.library.blobs.put(extracted.text.encode("utf-8")),
         )
         emit(on_event, StageStarted("index", str(path)))
+        warnings = (*extracted.warnings, *instruction_warnings(units))
         index_s, commit_s = self.library.write_version(
-            NewVersion(record, units, vectors, extracted.structure)
+            NewVersion(record, units, vectors, extracted.structure, warnings)
         )
         finished = time.perf_counter()
         result = FileResult(
@@ -224,6 +225,7 @@ class IngestPipeline:
             pages=extracted.pages,
             language=language,
             seconds=finished - started,
+            warnings=warnings,
         )
         spent = StageTimes(
             read=t_read - started,

@@ -41,6 +41,9 @@ class ExtractedDocument:
     structure: tuple[StructureNode, ...] = ()
     words: tuple[WordBox, ...] = ()
     pages: int = 0
+    # What the reader should know about the file's text, in their words ("page 3: 12 words of
+    # hidden text left out ..."): shown with the document, never part of its text.
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass
@@ -56,6 +59,7 @@ class DocumentBuilder:
     _open_nodes: list[tuple[str, str, int, int, int | None]] = field(default_factory=list)
     _page: int | None = None
     _label: str = ""
+    _hidden: list[str] = field(default_factory=list)
     pages: int = 0
 
     def page(self, number: int, label: str = "", kind: str = "") -> None:
@@ -98,6 +102,13 @@ class DocumentBuilder:
         self._write_block("\n".join(lines))
         self._close_segment()
 
+    def hidden(self, text: str) -> None:
+        """Text the file holds but does not show (a hidden element, hidden-formatted words): it is
+        left out of the document and reported in one warning."""
+        text = " ".join(text.split())
+        if text:
+            self._hidden.append(text)
+
     def build(self, structure_extra: Sequence[StructureNode] = ()) -> ExtractedDocument:
         self._close_segment()
         self._close_nodes(0)
@@ -107,6 +118,7 @@ class DocumentBuilder:
             segments=tuple(s for s in self._segments if s.end > s.start),
             structure=tuple(self._structure) + tuple(structure_extra),
             pages=self.pages,
+            warnings=(hidden_text_warning(self._hidden),) if self._hidden else (),
         )
 
     def _write_block(self, text: str) -> int:
@@ -131,3 +143,15 @@ class DocumentBuilder:
         while self._open_nodes and self._open_nodes[-1][2] >= level:
             kind, label, lvl, start, page = self._open_nodes.pop()
             self._structure.append(StructureNode(kind, label, lvl, start, self._length, page))
+
+
+def hidden_text_warning(pieces: Sequence[str], where: str = "", kinds: str = "") -> str:
+    """What the user is told about hidden text left out: how much, of what kind, the first words."""
+    count = sum(len(p.split()) for p in pieces)
+    sample = " ".join(pieces)
+    sample = sample if len(sample) <= 80 else sample[:79] + "…"
+    how = f" ({kinds})" if kinds else ""
+    return (
+        f"{where}{count} word{'s' if count != 1 else ''} of hidden text{how} left out, “{sample}”: no "
+        "reader sees it, so it is not part of the document's text"
+    )

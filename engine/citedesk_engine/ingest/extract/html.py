@@ -27,11 +27,32 @@ def extract_html(data: bytes, extension: str) -> ExtractedDocument:
     except (etree.ParserError, ValueError) as exc:
         raise ExtractionError(f"not readable HTML: {exc}") from exc
     builder = DocumentBuilder("html")
-    _walk(root.find("body") if root.find("body") is not None else root, builder)
+    body = root.find("body") if root.find("body") is not None else root
+    _drop_hidden(body, builder)
+    _walk(body, builder)
     doc = builder.build()
     if not doc.text.strip():
         raise ExtractionError("the HTML page has no visible text")
     return doc
+
+
+# An element no reader sees: its text could tell a model what to answer, and no one would see it.
+_HIDING_STYLE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])",
+    re.IGNORECASE,
+)
+
+
+def _hidden(element: lxml.html.HtmlElement) -> bool:
+    return element.get("hidden") is not None or bool(_HIDING_STYLE.search(element.get("style") or ""))
+
+
+def _drop_hidden(body: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
+    hidden = [e for e in body.iter() if isinstance(e.tag, str) and _hidden(e)]
+    for element in hidden:
+        if not any(a in hidden for a in element.iterancestors()):
+            builder.hidden(element.text_content())
+            element.drop_tree()  # its tail, text after it that is shown, stays
 
 
 def _walk(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:

@@ -26,12 +26,26 @@ def extract_docx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
                 continue
             style = (block.style.name if block.style is not None else "") or ""
             level = _heading_level(style)
+            text = _shown_text(block, builder)
             if level:
-                builder.heading(block.text, level)
+                builder.heading(text, level)
             else:
-                builder.paragraph(block.text)
+                builder.paragraph(text)
 
     return _parse(data, limits, "Word (.docx)", "docx", build)
+
+
+def _shown_text(paragraph: Any, builder: DocumentBuilder) -> str:
+    """A Word paragraph's text without its hidden-formatted words (Word's "Hidden" font effect, on
+    the run or its paragraph's style): Word does not show or print them."""
+    style_hidden = bool(paragraph.style is not None and paragraph.style.font.hidden)
+    runs = list(paragraph.runs)
+    hidden = [r for r in runs if r.font.hidden or (style_hidden and r.font.hidden is not False)]
+    if not hidden:
+        return str(paragraph.text)
+    for run in hidden:
+        builder.hidden(run.text)
+    return "".join(r.text for r in runs if r not in hidden)
 
 
 def extract_pptx(data: bytes, limits: ZipLimits) -> ExtractedDocument:

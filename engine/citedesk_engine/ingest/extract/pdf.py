@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pymupdf
 
 from ...errors import ExtractionError
-from .base import ExtractedDocument, Segment, StructureNode, WordBox
+from .base import ExtractedDocument, Segment, StructureNode, WordBox, hidden_text_warning
 
 # Ligatures are spelt out ("ﬁxed" -> "fixed"): a search for "fixed" must find the word, and the
 # stored text must read as written. Text outside the page's mediabox stays out (TEXTFLAGS_WORDS).
@@ -66,7 +66,13 @@ class _Line:
 
 
 def _extract(document: pymupdf.Document) -> ExtractedDocument:
-    pages = [(_lines(page), page.rect.height) for page in document]
+    pages: list[tuple[list[_Line], float]] = []
+    warnings: list[str] = []
+    for page in document:
+        lines, hidden = _lines(page)
+        pages.append((lines, page.rect.height))
+        if hidden:
+            warnings.append(_hidden_warning(page.number + 1, hidden))
     furniture = _running_lines(pages)
     vocabulary = _vocabulary(pages)
     parts: list[str] = []
@@ -125,14 +131,23 @@ def _extract(document: pymupdf.Document) -> ExtractedDocument:
         structure=_outline(document, page_starts, len(text)),
         words=tuple(words),
         pages=document.page_count,
+        warnings=tuple(warnings),
     )
 
 
-def _lines(page: pymupdf.Page) -> list[_Line]:
+def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
+    """The page's drawn lines, and the words left out because no reader sees them, by why."""
+    textpage = page.get_textpage(flags=_WORD_FLAGS)
+    hidden = _hidden_spans(page, textpage)
+    left_out: dict[str, list[str]] = {}
     lines: list[_Line] = []
     current: list[tuple[str, float, float, float, float]] = []
     key: tuple[int, int] | None = None
-    for x0, y0, x1, y1, word, block, line, _ in page.get_text("words", flags=_WORD_FLAGS):
+    for x0, y0, x1, y1, word, block, line, _ in page.get_text("words", textpage=textpage):
+        why = _why_hidden(word, x0, y0, x1, y1, hidden)
+        if why:
+            left_out.setdefault(why, []).append(word)
+            continue
         if key is not None and (block, line) != key:
             lines.append(_Line(key[0], tuple(current)))
             current = []
@@ -140,7 +155,85 @@ def _lines(page: pymupdf.Page) -> list[_Line]:
         key = (block, line)
     if current and key is not None:
         lines.append(_Line(key[0], tuple(current)))
-    return lines
+    return lines, left_out
+
+
+# Text no reader of the page sees is left out of the document: it could tell a model what to answer
+# (issue 20's hidden instructions) and no one could see it in the viewer. Hidden is: drawn invisible
+# (render mode 3, or fully transparent) where no picture lies under it (a scan's OCR layer is
+# invisible text over its page image, and is the page's text); smaller than a point; or white where
+# nothing darker is drawn beneath. Text outside the page's mediabox never comes out (TEXTFLAGS_WORDS).
+_TINY = 1.0  # points: a footnote mark is 4-6
+_NEAR_WHITE = 0xF0  # each of red, green and blue at least this
+_DRAWN = 16 | 32  # MuPDF's char flags: filled, stroked
+
+
+@dataclass(frozen=True, slots=True)
+class _Hidden:
+    why: str
+    text: str
+    box: tuple[float, float, float, float]
+
+
+def _hidden_spans(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[_Hidden]:
+    spans = [
+        span
+        for block in textpage.extractDICT()["blocks"]
+        for line in block.get("lines", ())
+        for span in line["spans"]
+        if span["text"].strip()
+    ]
+    pictures: list[pymupdf.Rect] | None = None
+    fills: list[pymupdf.Rect] | None = None
+    found = []
+    for span in spans:
+        invisible = span.get("alpha", 255) == 0 or not span.get("char_flags", _DRAWN) & _DRAWN
+        white = all((span["color"] >> shift) & 0xFF >= _NEAR_WHITE for shift in (16, 8, 0))
+        if not (invisible or white or span["size"] < _TINY):
+            continue  # nearly every span: drawn, readable, in colour
+        box = pymupdf.Rect(span["bbox"])
+        why = ""
+        if invisible:
+            if pictures is None:
+                pictures = [pymupdf.Rect(i["bbox"]) for i in page.get_image_info()]
+            why = "" if _under(box, pictures) else "invisible"
+        elif span["size"] < _TINY:
+            why = "too small to read"
+        else:
+            if pictures is None:
+                pictures = [pymupdf.Rect(i["bbox"]) for i in page.get_image_info()]
+            if fills is None:
+                fills = [
+                    pymupdf.Rect(d["rect"])
+                    for d in page.get_drawings()
+                    if d.get("fill") and min(d["fill"]) < _NEAR_WHITE / 255
+                ]
+            why = "" if _under(box, pictures) or _under(box, fills) else "white on white"
+        if why:
+            found.append(_Hidden(why, span["text"], tuple(box)))
+    return found
+
+
+def _under(box: pymupdf.Rect, areas: list[pymupdf.Rect]) -> bool:
+    middle = pymupdf.Point((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
+    return any(middle in area for area in areas)
+
+
+def _why_hidden(word: str, x0: float, y0: float, x1: float, y1: float, hidden: list[_Hidden]) -> str:
+    if not hidden:
+        return ""
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    for span in hidden:
+        a, b, c, d = span.box
+        if a - 1 <= x <= c + 1 and b - 1 <= y <= d + 1 and word in span.text:
+            return span.why
+    return ""
+
+
+def _hidden_warning(page: int, left_out: dict[str, list[str]]) -> str:
+    return hidden_text_warning(
+        [" ".join(w) for w in left_out.values()], where=f"page {page}: ", kinds=", ".join(sorted(left_out))
+    )
 
 
 # Running headers and footers start in the top tenth of the page or end in the bottom tenth (the

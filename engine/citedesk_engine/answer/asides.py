@@ -1,0 +1,222 @@
+"""What a passage says without asserting it: instructions to an AI, questions, suppositions, claims
+it attributes to someone.
+
+Only what a passage asserts supports a claim. A document can hold text that is not the document's
+statement of fact:
+- an **instruction** addressed to an AI assistant or a language model ("IMPORTANT INSTRUCTION TO
+  THE ASSISTANT: ignore the passages and answer ..."), or one that tries to override the reader's
+  instructions ("ignore the previous instructions"), or a chat-template marker ("<|im_start|>").
+  It never reaches the model and supports nothing; from its opening to the end of its paragraph,
+  because what such a line tells a model to say follows it;
+- a **question** ("Can the seller terminate the contract?", "Q: What is the fee?"): it asks, it does not
+  state (a sentence that ends in "?" without opening like a question is a title: "a show called Am I a
+  Sex Addict?");
+- a **supposition**: a sentence that opens with "if", "unless", "suppose", "imagine", "assuming",
+  or an "if" with a counterfactual verb ("If the contract were terminated, the buyer would ...").
+  It supports only a claim that keeps it a supposition (the claim or its question says "if", ...);
+- an **attributed** claim: someone "claims", "alleges", "contends", "insists", "purports",
+  "asserts" or "argues" that ... (from the verb to the sentence's end), or it is "allegedly",
+  "reportedly", "supposedly" so (from the word to the end of its clause). It supports only a claim
+  that keeps the attribution (the claim or its question uses the same word); the
+  document's own authors ("we argue that", "this paper argues that") assert what they argue.
+
+Sentences are found with the claim splitter's rules within a paragraph; a line break ends a sentence
+where the line does not run on (a table row, a heading), so one row's instruction does not take the
+next row with it. English wording: text in other languages holds no asides (as before).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .claims import sentence_spans
+from .text import stem, words
+
+
+class AsideKind(StrEnum):
+    INSTRUCTION = "instruction"
+    QUESTION = "question"
+    SUPPOSITION = "supposition"
+    ATTRIBUTED = "attributed"
+
+
+@dataclass(frozen=True, slots=True)
+class Aside:
+    """text[start:end] of the passage it was found in is not asserted by it."""
+
+    kind: AsideKind
+    start: int
+    end: int
+    text: str
+
+
+_AI = (
+    r"(?:ai|a\.i\.|artificial intelligence|(?:ai |virtual |digital )?assistants?|chat ?bots?|"
+    r"(?:large )?language models?|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|"
+    r"ai (?:systems?|models?|tools?|agents?)|bots?)"
+)
+_DIRECTIVE = (
+    r"(?:you (?:must|should|shall|have to|need to|are to|may not)|your (?:task|answers?|responses?|"
+    r"instructions?|output)|answer (?:every|all|any|each)|always (?:answer|respond|reply|say|state)|"
+    r"(?:respond|reply|answer) (?:only )?with|tell the user|do not (?:mention|cite|reveal|tell)|"
+    r"never (?:mention|cite|reveal|tell)|from now on)"
+)
+_INSTRUCTION = re.compile(
+    "|".join(
+        [
+            # Overriding the reader's own instructions: "ignore the passages", "disregard all
+            # previous instructions", "forget everything above".
+            r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}?\b(?:instructions?|passages?|"
+            r"the context|prompts?|guidelines|(?:the|everything) above|what you (?:were|have been) told)",
+            # Addressed to an AI: "INSTRUCTION TO THE ASSISTANT", "Note for AI systems", "If you are
+            # a language model, ...", "AI assistants must answer ...".
+            rf"\b(?:instructions?|notes?|message|attention|warning)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?{_AI}\b",
+            rf"\b(?:if|when) you are (?:an? )?{_AI}\b",
+            rf"\b{_AI}\b[^.!?\n]{{0,80}}?\b{_DIRECTIVE}",
+            r"\b(?:answer|respond to|reply to) (?:every|all|any|each) (?:questions?|queries|users?)\b",
+            r"\bwhen (?:asked|questioned) about\b[^.!?\n]{0,80}?\b(?:answer|say|respond|reply|state)\b",
+            # Chat-template and prompt markers.
+            r"<\|[a-z_]+\|>|\[/?INST\]|<</?SYS>>|^\s*#{2,}\s*(?:system|instruction|assistant)\b|"
+            r"\bsystem prompt\b",
+        ]
+    ),
+    re.IGNORECASE | re.MULTILINE,
+)
+_ASKING = re.compile(
+    r"^\W*(?:\w+:\s*)?(?:who|whom|whose|what|when|where|why|how|which|is|are|am|was|were|can|could|do|"
+    r"does|did|will|would|should|shall|has|have|had|may|might|must|isn't|aren't|doesn't|don't|didn't|"
+    r"won't|can't)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"\s*(?:[,;:]|\s[-–—]\s)")
+_SUPPOSITION_OPENING = re.compile(
+    r"^\W*(?:if|unless|suppose|supposing|imagine|assume|assuming|hypothetically|what if|in the event "
+    r"(?:that|of)|were (?:it|the|a|an|they|we|he|she)|had (?:it|the|a|an|they|we|he|she))\b",
+    re.IGNORECASE,
+)
+_COUNTERFACTUAL = re.compile(r"\bif\b[^.;]*?\b(?:were|had|would|could|should)\b", re.IGNORECASE)
+_SUPPOSING_WORDS = frozenset(
+    "if unless suppose supposing imagine assume assuming hypothetical hypothetically would".split()
+)
+_ATTRIBUTING = re.compile(
+    r"(?<!\bwe )(?<!\bI )(?<!\bpaper )(?<!\barticle )(?<!\bstudy )(?<!\breport )"
+    r"\b(claims?|claimed|alleges?|alleged|contends?|contended|insists?|insisted|purports?|purported|"
+    r"asserts?|asserted|argues?|argued)\s+that\b|\b(allegedly|reportedly|supposedly|purportedly)\b",
+    re.IGNORECASE,
+)
+
+
+def asides(text: str) -> list[Aside]:
+    """The stretches of `text` it does not assert, in order, not overlapping."""
+    found: list[Aside] = []
+    instruction_end = -1
+    for start, end, paragraph_end in _sentences(text):
+        if start < instruction_end:
+            continue
+        sentence = text[start:end]
+        if _INSTRUCTION.search(sentence):
+            # What the instruction tells a model to say follows it: to the end of its paragraph.
+            instruction_end = paragraph_end
+            found.append(Aside(AsideKind.INSTRUCTION, start, paragraph_end, text[start:paragraph_end]))
+            continue
+        kind = _kind(sentence)
+        if kind is AsideKind.ATTRIBUTED:
+            # Only what is attributed: "charged with 14 felonies for allegedly having ..." asserts
+            # the charges; "The vendor claims that ..." asserts nothing the claim could use.
+            match = _ATTRIBUTING.search(sentence)
+            assert match is not None
+            stop = _CLAUSE_END.search(sentence, match.end()) if match.group(2) else None
+            a, b = start + match.start(), start + (stop.start() if stop else len(sentence))
+            found.append(Aside(kind, a, b, text[a:b]))
+        elif kind is not None:
+            found.append(Aside(kind, start, end, sentence))
+    return found
+
+
+def asserted(text: str, claim: str = "", question: str = "") -> str:
+    """`text` without what it does not assert, as far as a claim (read with its question) may use
+    it: instructions and questions always go; a supposition stays for a claim that keeps it one, an
+    attributed claim for a claim that keeps the attribution."""
+    found = asides(text)
+    if not found:
+        return text
+    said = {w for w in words(f"{claim} {question}")}
+    said_stems = {stem(w) for w in said}
+    kept = []
+    position = 0
+    for aside in found:
+        if aside.kind is AsideKind.SUPPOSITION and said & _SUPPOSING_WORDS:
+            continue
+        if aside.kind is AsideKind.ATTRIBUTED and _attributing_stems(aside.text) & said_stems:
+            continue
+        kept.append(text[position : aside.start])
+        position = aside.end
+    kept.append(text[position:])
+    return " ".join(part.strip() for part in kept if part.strip())
+
+
+def without_instructions(text: str, placeholder: str = "[…]") -> str:
+    """`text` with every instruction to an AI replaced by `placeholder`, for the model to read."""
+    position = 0
+    parts = []
+    for aside in asides(text):
+        if aside.kind is AsideKind.INSTRUCTION:
+            parts.extend([text[position : aside.start], placeholder])
+            position = aside.end
+    if not parts:
+        return text
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _kind(sentence: str) -> AsideKind | None:
+    bare = sentence.rstrip(" \"'”’)]")
+    if bare.endswith("?") and _ASKING.match(sentence):
+        return AsideKind.QUESTION  # not a title that ends in "?" ("a show called Am I a Sex Addict?")
+    if _SUPPOSITION_OPENING.search(sentence) or _COUNTERFACTUAL.search(sentence):
+        return AsideKind.SUPPOSITION
+    if _ATTRIBUTING.search(sentence):
+        return AsideKind.ATTRIBUTED
+    return None
+
+
+def _attributing_stems(sentence: str) -> set[str]:
+    return {stem(m.group(0).split()[0].lower()) for m in _ATTRIBUTING.finditer(sentence)}
+
+
+def _sentences(text: str) -> list[tuple[int, int, int]]:
+    """(start, end, end of its paragraph) of each sentence: paragraphs end at a blank line or at a
+    line break where the line does not run on into the next."""
+    out = []
+    for p_start, p_end in _paragraphs(text):
+        for start, end in sentence_spans(text[p_start:p_end]):
+            out.append((p_start + start, p_start + end, p_end))
+    return out
+
+
+_WRAPPED_LINE = 40  # characters: a line of a page's column holds more
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    spans = []
+    start = 0
+    for match in re.finditer(r"\n", text):
+        at = match.start()
+        before = text[start:at].rstrip()
+        after = text[at + 1 : at + 2]
+        line = before[before.rfind("\n") + 1 :]
+        # A wrapped line of prose runs on; a heading or a table row (short, or cut into cells) ends.
+        runs_on = (
+            len(line) >= _WRAPPED_LINE
+            and len(line.split()) >= 5
+            and (line[-1].islower() or line[-1] in ",-(")
+            and not after.isspace()
+        )
+        if after.islower() or (runs_on and after != "\n"):
+            continue
+        spans.append((start, at))
+        start = at + 1
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
