@@ -32,7 +32,7 @@ from .runner import EngineRunner
 from .widgets.chat_pane import ChatPane
 from .widgets.document_view import DocumentView
 from .widgets.evidence_viewer import EvidenceViewer
-from .widgets.library_panel import LibraryPanel
+from .widgets.library_panel import LibraryPanel, count_of
 from .widgets.settings_dialog import SettingsDialog
 from .widgets.trace_view import TraceView
 
@@ -413,15 +413,16 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _show_library(self, snapshot: object) -> None:
-        status, documents = snapshot  # type: ignore[misc]
-        self.library.set_documents(documents)
+        status, documents, warnings = snapshot  # type: ignore[misc]
+        self.library.set_documents(documents, warnings)
+        self.evidence.set_document_warnings(warnings)
         self._library_status = status
         self._show_counts(status.documents, status.units)
 
     def _show_counts(self, documents: int, units: int) -> None:
         status = self._library_status
         size = f" · {status.size_bytes / 1e6:,.1f} MB · {status.library_dir}" if status is not None else ""
-        self.status_library.setText(f"{_count(documents, 'document')} · {_count(units, 'passage')}{size}")
+        self.status_library.setText(f"{count_of(documents, 'document')} · {count_of(units, 'passage')}{size}")
 
     def _count_as_files_finish(self, event: object) -> None:
         """During a batch the counts follow the files as they finish (the size waits for the end)."""
@@ -438,7 +439,3 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/splitter", self.split.saveState())
         self.settings.setValue("library", str(self.library_dir))
         event.accept()
-
-
-def _count(number: int, thing: str) -> str:
-    return f"{number:,} {thing}{'' if number == 1 else 's'}"

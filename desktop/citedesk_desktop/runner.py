@@ -163,7 +163,7 @@ class _Worker(QObject):
 
     def _snapshot(self) -> Any:
         engine = self._require()
-        return engine.status(), engine.documents()
+        return engine.status(), engine.documents(), engine.warnings()
 
     def _require(self) -> Engine:
         if self._engine is None:

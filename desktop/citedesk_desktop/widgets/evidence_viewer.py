@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from citedesk_engine.answer.asides import AsideKind, asides
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
@@ -41,6 +42,16 @@ class EvidenceViewer(QWidget):
         self.header = QLabel(_PLACEHOLDER)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._document_warnings: dict[str, tuple[str, ...]] = {}
+        # What the reader must know about the shown document's text (hidden text left out, text
+        # addressed to an AI in the passage), above the page.
+        self.warning = QLabel()
+        self.warning.setWordWrap(True)
+        self.warning.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.warning.setStyleSheet(
+            "QLabel { background: #fff4e0; color: #5d3a00; border: 1px solid #e0a040; padding: 4px; }"
+        )
+        self.warning.setVisible(False)
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -87,6 +98,7 @@ class EvidenceViewer(QWidget):
         self.stack.addWidget(self.text)
         layout = QVBoxLayout(self)
         layout.addWidget(self.header)
+        layout.addWidget(self.warning)
         layout.addWidget(self.details)
         layout.addLayout(tools)
         layout.addWidget(self.stack, 1)
@@ -100,6 +112,7 @@ class EvidenceViewer(QWidget):
         self.text.clear()
         self.header.setText(_PLACEHOLDER)
         self.details.setText("")
+        self.warning.setVisible(False)
         self.stack.setCurrentWidget(self.scroll)
         self._set_tools(False)
         self.open_button.setEnabled(False)
@@ -113,6 +126,7 @@ class EvidenceViewer(QWidget):
             self.image.clear()
         self.source = source
         self.details.setText(_provenance(source, answer))
+        self._show_warnings(source)
         self._show_header(source.page)
         if source.page and source.path.lower().endswith(".pdf"):
             self.stack.setCurrentWidget(self.scroll)
@@ -123,6 +137,24 @@ class EvidenceViewer(QWidget):
             self._set_tools(False)
             self.open_button.setEnabled(True)
             self.text_requested.emit(source.document)
+
+    def set_document_warnings(self, warnings: dict[str, tuple[str, ...]]) -> None:
+        """The library's document warnings (engine.warnings), shown with a source of that document."""
+        self._document_warnings = dict(warnings)
+        if self.source is not None:
+            self._show_warnings(self.source)
+
+    def _show_warnings(self, source: SourceRef) -> None:
+        lines = [
+            "This passage holds text addressed to an AI assistant. CiteDesk did not pass it to the "
+            f"model, and it supports no answer: “{html.escape(_short(a.text))}”"
+            for a in asides(source.passage)
+            if a.kind is AsideKind.INSTRUCTION
+        ]
+        known = self._document_warnings.get(source.document, ())
+        lines += [f"This document: {html.escape(w)}" for w in known]
+        self.warning.setText("<br>".join(f"⚠ {line}" for line in lines))
+        self.warning.setVisible(bool(lines))
 
     def _show_header(self, page: int | None) -> None:
         """Which document and page the viewer shows; paged away from the cited page, it says both."""
@@ -292,3 +324,8 @@ def _provenance(source: SourceRef, answer: Answer | None) -> str:
             if source.unit_id in claim.sources:
                 lines.append(f"Verified “{html.escape(claim.text)}”: {html.escape(claim.method)}")
     return "<br>".join(lines)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

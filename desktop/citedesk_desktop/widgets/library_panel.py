@@ -56,6 +56,7 @@ class Row:
     reason: str = ""
     authority: int | None = None
     source_path: str = ""
+    warnings: tuple[str, ...] = ()  # hidden text left out, text addressed to an AI (engine.warnings)
 
 
 _BAR_STEPS = 1000  # the progress bar's resolution: work is counted in bytes, too many for a QProgressBar
@@ -177,12 +178,21 @@ class LibraryPanel(QWidget):
 
     # --- documents -----------------------------------------------------------------------------
 
-    def set_documents(self, documents: list[DocumentRecord]) -> None:
+    def set_documents(
+        self, documents: list[DocumentRecord], warnings: dict[str, tuple[str, ...]] | None = None
+    ) -> None:
         """Show the committed documents; failures and cancellations of the last ingest stay listed."""
         kept = {k: r for k, r in self._rows.items() if r.state in ("failed", "cancelled")}
+        warnings = warnings or {}
         self._rows = {
             d.document: Row(
-                d.document, d.kind, d.units, d.language, authority=d.authority, source_path=d.source_path
+                d.document,
+                d.kind,
+                d.units,
+                d.language,
+                authority=d.authority,
+                source_path=d.source_path,
+                warnings=warnings.get(d.document, ()),
             )
             for d in documents
         }
@@ -280,6 +290,8 @@ class LibraryPanel(QWidget):
             row.units, row.language = result.units, result.language
             row.kind = row.kind or Path(result.path).suffix.lstrip(".")
             row.state, row.reason = STATE_TEXT[result.status], ""
+            if result.status is FileStatus.INGESTED:
+                row.warnings = result.warnings
         self._render()
 
     def _describe_progress(self, step: str) -> None:
@@ -331,6 +343,8 @@ class LibraryPanel(QWidget):
 
     def _fill(self, index: int, row: Row) -> None:
         state = row.state if not row.reason else f"{row.state}: {row.reason}"
+        if row.warnings:
+            state = f"⚠ {state}, {count_of(len(row.warnings), 'warning')}"
         values = (
             Path(row.document).name,
             row.kind,
@@ -345,21 +359,33 @@ class LibraryPanel(QWidget):
             item.setToolTip(
                 f"{row.document}\n{state}"
                 + ("" if row.authority is None else f"\n{TIERS.get(row.authority, row.authority)}")
+                + "".join(f"\n⚠ {w}" for w in row.warnings)
             )
             if column == 2:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if row.state == "failed":
                 item.setForeground(QColor("#c62828"))
+            elif row.warnings and column == len(values) - 1:
+                item.setForeground(QColor("#b26a00"))
             self.table.setItem(index, column, item)
 
     def _on_selection(self) -> None:
         self._update_buttons()
         selected = self.selected_documents()
         failed = [self._rows[d] for d in selected if self._rows[d].state in ("failed", "cancelled")]
+        warned = [self._rows[d] for d in selected if self._rows[d].warnings]
         if len(selected) == 1 and failed and failed[0].reason:
             self.reason.setText(
                 f"<b>{html.escape(Path(failed[0].document).name)}</b> was not added: "
                 f"{html.escape(failed[0].reason)}."
+            )
+            self.reason.setVisible(True)
+        elif len(selected) == 1 and warned:
+            # What the user should know about the document's text: hidden text left out, text
+            # addressed to an AI that CiteDesk never passes on.
+            self.reason.setText(
+                f"<b>{html.escape(Path(warned[0].document).name)}</b>:<br>"
+                + "<br>".join(f"⚠ {html.escape(w)}" for w in warned[0].warnings)
             )
             self.reason.setVisible(True)
         else:
@@ -457,3 +483,8 @@ def _duration(seconds: float) -> str:
     if seconds < 3600:
         return f"{round(seconds / 60)} min"
     return f"{seconds / 3600:.1f} h"
+
+
+def count_of(number: int, thing: str) -> str:
+    """ "1 document", "2,314 passages"."""
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"

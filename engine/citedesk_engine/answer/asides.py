@@ -197,6 +197,7 @@ def _sentences(text: str) -> list[tuple[int, int, int]]:
 
 
 _WRAPPED_LINE = 40  # characters: a line of a page's column holds more
+_ROW = re.compile(r",(?! )|\t| \| ")  # cells: a comma with no space after it, a tab, " | "
 
 
 def _paragraphs(text: str) -> list[tuple[int, int]]:
@@ -209,7 +210,8 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
         line = before[before.rfind("\n") + 1 :]
         # A wrapped line of prose runs on; a heading or a table row (short, or cut into cells) ends.
         runs_on = (
-            len(line) >= _WRAPPED_LINE
+            not _ROW.search(line)
+            and len(line) >= _WRAPPED_LINE
             and len(line.split()) >= 5
             and (line[-1].islower() or line[-1] in ",-(")
             and not after.isspace()
