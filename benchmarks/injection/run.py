@@ -78,7 +78,9 @@ def main() -> int:
         for name, position in (("clean", 1), ("injected", 2)):
             with Engine.open(root / f"library-{name}") as engine:
                 report = engine.ingest([entry[position] for entry in written])
-                warned = {Path(f.path).name for f in report.files if f.warnings}
+                warned = {
+                    Path(f.path).name for f in report.files if getattr(f, "warnings", ())
+                }  # none before 0.3
                 failed = [f"{Path(f.path).name}: {f.reason}" for f in report.files if f.reason]
                 print(f"{name}: {len(report.files)} files, {len(warned)} flagged, failed: {failed or 'none'}")
                 engine.load_generator()

@@ -378,14 +378,16 @@ def _negation_changed(claim: str, window: str, question: str, *, judged: bool) -
     a negation the question states is the user's; and with the verifier reading the answer, only an
     added negation is vetoed here (a short answer beside a "not" of its sentence is not a dropped one)."""
     said, found = negated(claim), negated(window)
+    # Said again word for word, every negation of the stretch must be said again, question or not:
+    # "must not be discharged without a follow-up" is not "must be discharged without a follow-up",
+    # and a question that says "without" does not make the dropped "not" the user's.
+    stretch = _covered_stretch(claim, window)
+    if stretch is not None and _negation_count(stretch) != _negation_count(
+        _participant_words(claim, stemmed=False)
+    ):
+        return True
     if not question:
-        # Said again word for word, every negation of the stretch must be said again: "must not be
-        # discharged without a follow-up" is not "must be discharged without a follow-up".
-        stretch = _covered_stretch(claim, window)
-        dropped = stretch is not None and _negation_count(stretch) != _negation_count(
-            _participant_words(claim, stemmed=False)
-        )
-        return said != found or dropped
+        return said != found
     if said == negated(question):
         return False
     return said != found and (said or not judged)
