@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 from ..types import Candidate, Conflict
 from .asides import asserted
 from .claims import sentences
-from .text import DIGITS, NUMBER_WORDS, content_stems, negated, stem, words
+from .text import ANTONYMS, DIGITS, NUMBER_WORDS, content_stems, negated, stem, words
 
 # Share of the smaller sentence's content words the other must hold for a number conflict (the
 # numbers themselves differ, the rest must match), and of the union for negation and antonyms (the
@@ -28,28 +28,6 @@ SAME_MATTER = 0.6
 SAME_STATEMENT = 0.7
 MIN_CONTENT = 3
 
-_ANTONYMS = (
-    ("increase", "decrease"),
-    ("increased", "decreased"),
-    ("rose", "fell"),
-    ("rise", "fall"),
-    ("higher", "lower"),
-    ("more", "less"),
-    ("allowed", "prohibited"),
-    ("permitted", "forbidden"),
-    ("true", "false"),
-    ("before", "after"),
-    ("won", "lost"),
-    ("approved", "rejected"),
-    ("accepted", "rejected"),
-    ("open", "closed"),
-    ("required", "optional"),
-    ("legal", "illegal"),
-    ("above", "below"),
-    ("maximum", "minimum"),
-    ("gain", "loss"),
-    ("profit", "loss"),
-)
 # Words after which a number names or points at something instead of measuring it.
 _POINTERS = frozenset(
     """section sections sec § chapter chapters ch fig figs figure figures table tables tab page pages p pp
@@ -115,7 +93,7 @@ def _conflict(
                     return Conflict("number", ids, f"{values}: {quoted}")
             if a.negated != b.negated and _same_statement(a.stems, b.stems):
                 return Conflict("negation", ids, quoted)
-            for x, y in _ANTONYMS:
+            for x, y in ANTONYMS:
                 if (x in a.words and y in b.words and y not in a.words) or (
                     y in a.words and x in b.words and x not in a.words
                 ):

@@ -23,8 +23,10 @@ checked like any claim. Thresholds live in VerifyConfig with how they were chose
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 
 import numpy as np
 
@@ -34,6 +36,7 @@ from .asides import AsideKind, asides, asserted
 from .claims import sentences
 from .polar import is_polar
 from .text import (
+    ANTONYMS,
     NEGATIONS,
     NUMBER_WORDS,
     STOPWORDS,
@@ -147,6 +150,9 @@ class ClaimVerifier:
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if _roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
+        rewritten = _rewritten(claim, window, passage)
+        if rewritten and not (question and len(words(claim)) <= SHORT_ANSWER_WORDS):
+            return Verdict(False, f"guard: {rewritten}", coverage, index, f"guard: {rewritten.split(':')[0]}")
         if _REFERENCE_ENTRY.search(window):
             # "Knoth S (2016). spc: ... R package version 0.5.3": an entry of a reference list says
             # that a work exists, not what it claims; its words fit many claims ("SaTScan is an R
@@ -471,6 +477,89 @@ def _swapped(claim: list[str], window: list[str], first: str, second: str, ignor
     lo, hi = sorted(window_at)
     between_window = window[lo + 1 : hi]
     return len(between_window) <= 8 and bool(between_claim & set(between_window))
+
+
+def _rewritten(claim: str, window: str, passage: str) -> str:
+    """The claim says the window again, word for word but for an edit that changes what it states:
+    two of its spans exchanged ("from 2004 to 2009" / "from 2009 to 2004", "the laboratory completed
+    their analysis" / "their analysis completed the laboratory"), a word turned into its opposite
+    ("a better user experience" / "a worse user experience"), or a name or number replaced by another
+    one of the passage ("Microsoft isn't obligated" / "Services isn't obligated"). Found by aligning
+    the two word sequences (difflib); a restatement is one where most of the claim's words stand in
+    the window in order. "" when none of these is found."""
+    claim_words, window_words = tokens(claim), tokens(window)
+    a, b = [w.lower() for w in window_words], [w.lower() for w in claim_words]
+    matcher = SequenceMatcher(a=a, b=b, autojunk=False)
+    if sum(block.size for block in matcher.get_matching_blocks()) < _RESTATED * len(b):
+        return ""
+    edits = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    replaced = [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in edits if tag == "replace"]
+    for n, (old, new) in enumerate(replaced):
+        for other_old, other_new in replaced[n + 1 :]:
+            if old == other_new and new == other_old and not _commuting(a, old, other_old):
+                return f"exchanged: {' '.join(old)} / {' '.join(new)}"
+        if len(old) == 1 and len(new) == 1 and _opposites(old[0], new[0]):
+            return f"opposite: {old[0]} / {new[0]}"
+    moved = _moved_across(edits, a, b)
+    if moved:
+        return f"exchanged: {moved}"
+    passage_words = {w.lower() for w in tokens(passage)}
+    in_claim, in_window = Counter(b), Counter(a)
+    for tag, i1, i2, j1, j2 in edits:
+        if tag not in ("replace", "insert"):
+            continue
+        # Moved or re-cased words are not swapped in: a name counts when the claim holds it more often
+        # than the window, and one the claim lost when it holds it less often.
+        gone = [w for w in window_words[i1:i2] if _named(w) and in_claim[w.lower()] < in_window[w.lower()]]
+        brought = [
+            w
+            for w in claim_words[j1:j2]
+            if _named(w) and w.lower() in passage_words and in_claim[w.lower()] > in_window[w.lower()]
+        ]
+        if brought and (gone or tag == "insert"):
+            return f"replaced: {' '.join(window_words[i1:i2]) or '(nothing)'} / {' '.join(brought)}"
+    return ""
+
+
+_RESTATED = 0.7  # share of the claim's words that stand, in order, in the window
+
+
+def _named(word: str) -> bool:
+    """A name or a number: what a swapped-in span is made of."""
+    if any(ch.isdigit() for ch in word):
+        return True
+    return word[:1].isupper() and len(word) > 1 and word.lower() not in STOPWORDS
+
+
+def _moved_across(edits: list[tuple[str, int, int, int, int]], window: list[str], claim: list[str]) -> str:
+    """A name or number of the window that the claim moves past a few words: "from 2004 to 2009" /
+    "from 2009 to 2004", "4/135" / "135/4" (difflib sees a move, not two replacements). A phrase moved
+    far ("In 2019, sales grew" / "Sales grew in 2019") is a reordering, and a list's order ("A, B and
+    C") is no relation."""
+    deleted = [(window[i1:i2], i1) for tag, i1, i2, _, _ in edits if tag == "delete"]
+    inserted = [(claim[j1:j2], i1) for tag, i1, _, j1, j2 in edits if tag == "insert"]
+    for span, at in deleted:
+        for other, to in inserted:
+            if span != other or len(span) > 3 or not any(_named(w) or w.isdigit() for w in span):
+                continue
+            crossed = window[min(at + len(span), to) : max(at, to)]
+            if 1 <= len(crossed) <= 3 and not all(w in ("and", "or", "&") for w in crossed):
+                return f"{' '.join(span)} moved past {' '.join(crossed)}"
+    return ""
+
+
+def _opposites(a: str, b: str) -> bool:
+    return any({a, b} == {x, y} for x, y in ANTONYMS)
+
+
+def _commuting(window: list[str], first: list[str], second: list[str]) -> bool:
+    """The two exchanged spans are joined by "and", "or" or a comma only: "cats and dogs" / "dogs and
+    cats" say the same."""
+    text = " ".join(window)
+    at_first, at_second = text.find(" ".join(first)), text.find(" ".join(second))
+    lo, hi = sorted((at_first, at_second))
+    between = text[lo:hi].split()[len(first if lo == at_first else second) :]
+    return bool(between) and all(w in ("and", "or", ",", "&") for w in between)
 
 
 def _covered_stretch(claim: str, window: str) -> list[str] | None:
