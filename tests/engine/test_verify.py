@@ -334,21 +334,39 @@ def test_an_entry_of_a_reference_list_supports_no_claim() -> None:
         (
             "The buyer shall reimburse the seller for shipping costs.",
             "The seller shall reimburse the buyer for shipping costs.",
-            "guard: roles",
+            "guard: exchanged",
         ),
         (
             "Methotrexate reduces the absorption of aspirin.",
             "Aspirin reduces the absorption of methotrexate.",
-            "guard: roles",
+            "guard: exchanged",
         ),
         # two numbers of the passage exchanged between their slots
         (
             "Site one recorded 18 cases and site two recorded 7 cases.",
             "Site one recorded 7 cases and site two recorded 18 cases.",
-            "guard: roles",
+            "guard: exchanged",
         ),
         # a comparison inverted
-        ("Alloy A is harder than alloy B.", "Alloy B is harder than alloy A.", "guard: roles"),
+        ("Alloy A is harder than alloy B.", "Alloy B is harder than alloy A.", "guard: exchanged"),
+        ("Alloy A is harder than alloy B.", "Alloy A is softer than alloy B.", "guard: opposite"),
+        # two spans of any length exchanged around their verb
+        (
+            "CNN respects the rights of all copyright holders.",
+            "The rights of all copyright holders respects CNN.",
+            "guard: exchanged",
+        ),
+        # a number moved past a word or two, a name swapped in from elsewhere in the passage
+        (
+            "Patients diagnosed from 2004 to 2009 were included.",
+            "Patients diagnosed from 2009 to 2004 were included.",
+            "guard: exchanged",
+        ),
+        (
+            "Microsoft must make updates available. Updates to the Services are announced.",
+            "Services must make updates available.",
+            "guard: replaced",
+        ),
         # a negation dropped inside a longer construction
         (
             "Patients must not be discharged without a follow-up appointment.",
@@ -397,3 +415,21 @@ def test_a_date_answered_from_a_csv_row_of_dates_is_checked_against_its_row() ->
     assert verifier.check("2015-04-26", [row], question).supported and judge.calls
     assert not judged(0.9)[0].check("2015-04-27", [row], question).supported
     assert numbers("It cost 1,200 dollars") == {"1200"}
+
+
+@pytest.mark.parametrize(
+    ("passage", "claim"),
+    [
+        (
+            "In 2019, the harbour handled 4.2 million containers.",
+            "The harbour handled 4.2 million containers in 2019.",
+        ),
+        ("Cats and dogs are common pets in Europe.", "Dogs and cats are common pets in Europe."),
+        ("However, the survey was repeated in May.", "But the survey was repeated in May."),
+        ("Member states signed the treaty in 2007.", "The treaty was signed by member states in 2007."),
+    ],
+)
+def test_honest_rewrites_of_the_passages_own_words_stand(passage: str, claim: str) -> None:
+    verifier, _ = judged(1.0)
+    verdict = verifier.check(claim, [passage])
+    assert verdict.supported, verdict.method

@@ -431,36 +431,16 @@ def _value(token: str) -> float | None:
 
 
 def _roles_swapped(claim: str, window: str) -> bool:
-    """Two participants of the claim appear in the opposite order around the same relation word in
-    the window, and neither sentence is passive ("by"): "A defeated B" / "B defeated A". Names are
-    participants always. Other words, numbers and single capital letters are when the claim is the
-    stretch of the window it covers, reordered (it adds no word and the stretch none): "The seller
-    shall reimburse the buyer" against "The buyer shall reimburse the seller", "Alloy B is harder than
-    alloy A", "site one recorded 7 cases and site two recorded 18" against 18 and 7; those are
-    compared as written, so that "it was announced that another A330 was leased" against "the lease
-    of another A330 was announced" is no swap. (With stems and any paraphrase, words other than names
-    as participants refused 12 supported VitaminC claims.)"""
+    """Two names of the claim appear in the opposite order around the same relation word in the
+    window, and neither sentence is passive ("by"): "Napoleon defeated the Austrian army" / "Austerlitz
+    defeated the Napoleon army at Austrian". A claim that is the window with two spans exchanged, names
+    or not, is `_rewritten`'s ("The seller shall reimburse the buyer")."""
     if " by " in f" {claim.lower()} " or " by " in f" {window.lower()} ":
         return False
     claim_stems, window_stems = _participant_words(claim), _participant_words(window)
     names = name_sequence(claim)
     in_both = [n for n in dict.fromkeys(names) if n in window_stems and n in claim_stems]
-    if len(in_both) >= 2 and _swapped(claim_stems, window_stems, in_both[0], in_both[1], set(names)):
-        return True
-    if _covered_stretch(claim, window) is None:
-        return False  # the window says otherwise there than the claim: a paraphrase, not a reordering
-    claim_forms, window_forms = (
-        _participant_words(claim, stemmed=False),
-        _participant_words(window, stemmed=False),
-    )
-    once = [
-        w
-        for w in dict.fromkeys(claim_forms)
-        if w not in STOPWORDS and claim_forms.count(w) == 1 and window_forms.count(w) == 1
-    ]
-    return any(
-        _swapped(claim_forms, window_forms, a, b, set()) for i, a in enumerate(once) for b in once[i + 1 :]
-    )
+    return len(in_both) >= 2 and _swapped(claim_stems, window_stems, in_both[0], in_both[1], set(names))
 
 
 def _swapped(claim: list[str], window: list[str], first: str, second: str, ignore: set[str]) -> bool:
@@ -487,6 +467,9 @@ def _rewritten(claim: str, window: str, passage: str) -> str:
     one of the passage ("Microsoft isn't obligated" / "Services isn't obligated"). Found by aligning
     the two word sequences (difflib); a restatement is one where most of the claim's words stand in
     the window in order. "" when none of these is found."""
+    exchanged = _exchanged_spans(claim, window)
+    if exchanged:
+        return f"exchanged: {exchanged}"
     claim_words, window_words = tokens(claim), tokens(window)
     a, b = [w.lower() for w in window_words], [w.lower() for w in claim_words]
     matcher = SequenceMatcher(a=a, b=b, autojunk=False)
@@ -504,7 +487,9 @@ def _rewritten(claim: str, window: str, passage: str) -> str:
     if moved:
         return f"exchanged: {moved}"
     passage_words = {w.lower() for w in tokens(passage)}
-    in_claim, in_window = Counter(b), Counter(a)
+    # Counted in the sentences of the window the claim restates, not in their neighbours: a name taken
+    # from the next sentence into this one is swapped in, one moved within its sentence is not.
+    in_claim, in_window = Counter(b), Counter(_restated_sentences(window, matcher))
     for tag, i1, i2, j1, j2 in edits:
         if tag not in ("replace", "insert"):
             continue
@@ -524,11 +509,47 @@ def _rewritten(claim: str, window: str, passage: str) -> str:
 _RESTATED = 0.7  # share of the claim's words that stand, in order, in the window
 
 
+def _restated_sentences(window: str, matcher: SequenceMatcher) -> list[str]:
+    """The lower-cased words of the window's sentences that hold words the claim restates."""
+    matched = {block.a + k for block in matcher.get_matching_blocks() for k in range(block.size)}
+    out: list[str] = []
+    position = 0
+    for sentence in sentences(window) or [window]:
+        words_of = [w.lower() for w in tokens(sentence)]
+        if matched & set(range(position, position + len(words_of))):
+            out.extend(words_of)
+        position += len(words_of)
+    return out
+
+
 def _named(word: str) -> bool:
     """A name or a number: what a swapped-in span is made of."""
     if any(ch.isdigit() for ch in word):
         return True
     return word[:1].isupper() and len(word) > 1 and word.lower() not in STOPWORDS
+
+
+def _exchanged_spans(claim: str, window: str) -> str:
+    """The claim is one sentence of the window with two of its spans exchanged around the words between
+    them: "CNN respects the rights of all copyright holders" / "The rights of all copyright holders
+    respects CNN". Something must stand between the two (a phrase moved to the other end of its
+    sentence is a reordering) and not only "and", "or" (a list's order says nothing)."""
+    said = [w.lower() for w in tokens(claim)]
+    for sentence in sentences(window) or [window]:
+        written = [w.lower() for w in tokens(sentence)]
+        if sorted(written) != sorted(said) or written == said:
+            continue
+        start = next(i for i, (x, y) in enumerate(zip(written, said, strict=False)) if x != y)
+        end = len(written)
+        while end > start and written[end - 1] == said[end - 1]:
+            end -= 1
+        mid_w, mid_c = written[start:end], said[start:end]
+        for i in range(1, len(mid_w)):
+            for j in range(1, len(mid_w) - i):
+                first, middle, second = mid_w[:i], mid_w[i : len(mid_w) - j], mid_w[len(mid_w) - j :]
+                if mid_c == second + middle + first and not set(middle) <= {"and", "or", "&"}:
+                    return f"{' '.join(first)} / {' '.join(second)}"
+    return ""
 
 
 def _moved_across(edits: list[tuple[str, int, int, int, int]], window: list[str], claim: list[str]) -> str:
