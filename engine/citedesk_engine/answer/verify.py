@@ -530,14 +530,18 @@ def _named(word: str) -> bool:
 
 
 def _exchanged_spans(claim: str, window: str) -> str:
-    """The claim is one sentence of the window with two of its spans exchanged around the words between
-    them: "CNN respects the rights of all copyright holders" / "The rights of all copyright holders
-    respects CNN". Something must stand between the two (a phrase moved to the other end of its
-    sentence is a reordering) and not only "and", "or" (a list's order says nothing)."""
+    """The claim is (a stretch of) one sentence of the window with two of its spans exchanged around the
+    words between them: "CNN respects the rights of all copyright holders" / "The rights of all
+    copyright holders respects CNN". Something must stand between the two (a phrase moved to the
+    other end of its sentence is a reordering) and not only "and", "or" (a list's order says
+    nothing). An exchange with other edits besides is left to the verifier."""
     said = [w.lower() for w in tokens(claim)]
     for sentence in sentences(window) or [window]:
-        written = [w.lower() for w in tokens(sentence)]
-        if sorted(written) != sorted(said) or written == said:
+        words_of = [w.lower() for w in tokens(sentence)]
+        # The claim may restate only part of the sentence ("Abstract This article introduces Rcpp").
+        stretches = [words_of[k : k + len(said)] for k in range(len(words_of) - len(said) + 1)]
+        written = next((w for w in stretches if sorted(w) == sorted(said) and w != said), None)
+        if written is None:
             continue
         start = next(i for i, (x, y) in enumerate(zip(written, said, strict=False)) if x != y)
         end = len(written)
