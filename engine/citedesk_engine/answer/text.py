@@ -173,3 +173,6 @@ def name_sequence(text: str) -> list[str]:
         if token[:1].isupper() and token.lower() not in STOPWORDS and token.lower() not in NEGATIONS:
             found.append(stem(token.lower()))
     return found
+
+
+STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)  # the stopwords as `stem` writes them

@@ -1,32 +1,35 @@
 """The per-claim gate: does a passage support a claim?
 
-Three kinds of evidence decide, in this order:
-1. deterministic guards veto a claim whose numbers, negation or names differ from the passage;
+One method, in this order:
+0. only what the passage asserts counts (asides.py): an instruction to an AI or a question supports
+   nothing, a supposition or an attributed claim only a claim that keeps it so;
+1. deterministic guards veto a claim that the passage's own words do not bear out: a number, name or
+   negation the passage does not have there, two names in the opposite order around their relation,
+   and a claim that says its window again but for an edit that changes what it states (two spans
+   exchanged, a word turned into its opposite, a name or number of the passage swapped in: one
+   alignment of the two word sequences, `_rewritten`); a reference-list entry supports nothing;
 2. lexical alignment: the share of the claim's content words found in the best-matching window of
    one to three sentences of the passage (stems, so "grew"/"growing" match);
 3. a semantic check: the packaged claim verifier (a cross-encoder trained on fact-checking data,
-   training/verifier) reads the claim and the window of the passage that carries its words and
-   gives the probability that the window supports it, so an honest paraphrase passes and a claim the
-   passage does not bear out is refused (a contradiction built of the passage's own words still
-   often passes it, and a short answer is read as the passage's answer when it is another span of
-   it: see its model card; the guards are there for the kinds they know). Without it (verifier =
-   none) the cosine similarity of claim and window embeddings stands in, for partly aligned claims.
+   training/verifier) reads the claim and that window and gives the probability that the window
+   supports it, so an honest paraphrase passes and a claim the passage does not bear out is refused
+   (it still passes many contradictions built of the passage's words and other spans of the right
+   passage: see its model card; the guards are there for those). Without it (verifier = none) the
+   cosine similarity of claim and window embeddings stands in, for partly aligned claims.
 A claim is supported when no guard vetoes it, it is aligned enough, and the semantic check agrees
 (a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
 the answer to a question, a claim must add something to the question; a short answer (a name, a
-date, a count, "yes", one of the alternatives the question offers: "A or B", "between A and B",
-"of A and B"; a name the passage gives made of the question's words) is read by the verifier with
-its question and the whole passage, once every word it adds is found in the passage; a sentence is
-checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
+date, a count, one of the alternatives the question offers, a name the passage gives made of the
+question's words) is read by the verifier with its question and the whole passage, once every word
+it adds is found in the passage; a bare "yes" or "no" is refused (nothing in it can be checked); a
+sentence is checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 
 import numpy as np
 
@@ -35,18 +38,17 @@ from ..protocols import ClaimJudge, Embedder
 from .asides import AsideKind, asides, asserted
 from .claims import sentences
 from .polar import is_polar
+from .restated import participant_words, rewritten, roles_swapped
 from .text import (
-    ANTONYMS,
     NEGATIONS,
     NUMBER_WORDS,
+    STOP_STEMS,
     STOPWORDS,
     content_stems,
-    name_sequence,
     names,
     negated,
     numbers,
     stem,
-    tokens,
     words,
 )
 
@@ -75,7 +77,6 @@ _OR = re.compile(r"\bor\b", re.IGNORECASE)
 # Two names joined by "and" after "of" or "to" ("Who was born first out of Ash Lieb and Robert
 # Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
 _NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
-_STOP_STEMS = frozenset(stem(w) for w in STOPWORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +149,12 @@ class ClaimVerifier:
             )
         if _negation_changed(claim, window, question, judged=judge is not None):
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
-        if _roles_swapped(claim, window):
+        if roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
-        rewritten = _rewritten(claim, window, passage)
-        if rewritten and not (question and len(words(claim)) <= SHORT_ANSWER_WORDS):
-            return Verdict(False, f"guard: {rewritten}", coverage, index, f"guard: {rewritten.split(':')[0]}")
+        rewritten_as = rewritten(claim, window, passage)
+        if rewritten_as and not (question and len(words(claim)) <= SHORT_ANSWER_WORDS):
+            what = rewritten_as.split(":")[0]
+            return Verdict(False, f"guard: {rewritten_as}", coverage, index, f"guard: {what}")
         if _REFERENCE_ENTRY.search(window):
             # "Knoth S (2016). spc: ... R package version 0.5.3": an entry of a reference list says
             # that a work exists, not what it claims; its words fit many claims ("SaTScan is an R
@@ -389,7 +391,7 @@ def _negation_changed(claim: str, window: str, question: str, *, judged: bool) -
     # and a question that says "without" does not make the dropped "not" the user's.
     stretch = _covered_stretch(claim, window)
     if stretch is not None and _negation_count(stretch) != _negation_count(
-        _participant_words(claim, stemmed=False)
+        participant_words(claim, stemmed=False)
     ):
         return True
     if not question:
@@ -430,190 +432,20 @@ def _value(token: str) -> float | None:
         return None
 
 
-def _roles_swapped(claim: str, window: str) -> bool:
-    """Two names of the claim appear in the opposite order around the same relation word in the
-    window, and neither sentence is passive ("by"): "Napoleon defeated the Austrian army" / "Austerlitz
-    defeated the Napoleon army at Austrian". A claim that is the window with two spans exchanged, names
-    or not, is `_rewritten`'s ("The seller shall reimburse the buyer")."""
-    if " by " in f" {claim.lower()} " or " by " in f" {window.lower()} ":
-        return False
-    claim_stems, window_stems = _participant_words(claim), _participant_words(window)
-    names = name_sequence(claim)
-    in_both = [n for n in dict.fromkeys(names) if n in window_stems and n in claim_stems]
-    return len(in_both) >= 2 and _swapped(claim_stems, window_stems, in_both[0], in_both[1], set(names))
-
-
-def _swapped(claim: list[str], window: list[str], first: str, second: str, ignore: set[str]) -> bool:
-    """`first` and `second` stand in the opposite order in the two, with the same relation word (a
-    verb, a noun like "wife") between them in both, and close: stopwords and `ignore`d words between
-    them do not count, nor does a window in which they are far apart (a title line before the
-    sentence, "Scarborough, Toronto: ...")."""
-    claim_at = claim.index(first), claim.index(second)
-    window_at = window.index(first), window.index(second)
-    if (claim_at[0] < claim_at[1]) == (window_at[0] < window_at[1]):
-        return False
-    lo, hi = sorted(claim_at)
-    between_claim = set(claim[lo + 1 : hi][:6]) - _STOP_STEMS - STOPWORDS - ignore
-    lo, hi = sorted(window_at)
-    between_window = window[lo + 1 : hi]
-    return len(between_window) <= 8 and bool(between_claim & set(between_window))
-
-
-def _rewritten(claim: str, window: str, passage: str) -> str:
-    """The claim says the window again, word for word but for an edit that changes what it states:
-    two of its spans exchanged ("from 2004 to 2009" / "from 2009 to 2004", "the laboratory completed
-    their analysis" / "their analysis completed the laboratory"), a word turned into its opposite
-    ("a better user experience" / "a worse user experience"), or a name or number replaced by another
-    one of the passage ("Microsoft isn't obligated" / "Services isn't obligated"). Found by aligning
-    the two word sequences (difflib); a restatement is one where most of the claim's words stand in
-    the window in order. "" when none of these is found."""
-    exchanged = _exchanged_spans(claim, window)
-    if exchanged:
-        return f"exchanged: {exchanged}"
-    claim_words, window_words = tokens(claim), tokens(window)
-    a, b = [w.lower() for w in window_words], [w.lower() for w in claim_words]
-    matcher = SequenceMatcher(a=a, b=b, autojunk=False)
-    if sum(block.size for block in matcher.get_matching_blocks()) < _RESTATED * len(b):
-        return ""
-    edits = [op for op in matcher.get_opcodes() if op[0] != "equal"]
-    replaced = [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in edits if tag == "replace"]
-    for n, (old, new) in enumerate(replaced):
-        for other_old, other_new in replaced[n + 1 :]:
-            if old == other_new and new == other_old and not _commuting(a, old, other_old):
-                return f"exchanged: {' '.join(old)} / {' '.join(new)}"
-        if len(old) == 1 and len(new) == 1 and _opposites(old[0], new[0]):
-            return f"opposite: {old[0]} / {new[0]}"
-    moved = _moved_across(edits, a, b)
-    if moved:
-        return f"exchanged: {moved}"
-    passage_words = {w.lower() for w in tokens(passage)}
-    # Counted in the sentences of the window the claim restates, not in their neighbours: a name taken
-    # from the next sentence into this one is swapped in, one moved within its sentence is not.
-    in_claim, in_window = Counter(b), Counter(_restated_sentences(window, matcher))
-    for tag, i1, i2, j1, j2 in edits:
-        if tag not in ("replace", "insert"):
-            continue
-        # Moved or re-cased words are not swapped in: a name counts when the claim holds it more often
-        # than the window, and one the claim lost when it holds it less often.
-        gone = [w for w in window_words[i1:i2] if _named(w) and in_claim[w.lower()] < in_window[w.lower()]]
-        brought = [
-            w
-            for w in claim_words[j1:j2]
-            if _named(w) and w.lower() in passage_words and in_claim[w.lower()] > in_window[w.lower()]
-        ]
-        if brought and (gone or tag == "insert"):
-            return f"replaced: {' '.join(window_words[i1:i2]) or '(nothing)'} / {' '.join(brought)}"
-    return ""
-
-
-_RESTATED = 0.7  # share of the claim's words that stand, in order, in the window
-
-
-def _restated_sentences(window: str, matcher: SequenceMatcher) -> list[str]:
-    """The lower-cased words of the window's sentences that hold words the claim restates."""
-    matched = {block.a + k for block in matcher.get_matching_blocks() for k in range(block.size)}
-    out: list[str] = []
-    position = 0
-    for sentence in sentences(window) or [window]:
-        words_of = [w.lower() for w in tokens(sentence)]
-        if matched & set(range(position, position + len(words_of))):
-            out.extend(words_of)
-        position += len(words_of)
-    return out
-
-
-def _named(word: str) -> bool:
-    """A name or a number: what a swapped-in span is made of."""
-    if any(ch.isdigit() for ch in word):
-        return True
-    return word[:1].isupper() and len(word) > 1 and word.lower() not in STOPWORDS
-
-
-def _exchanged_spans(claim: str, window: str) -> str:
-    """The claim is (a stretch of) one sentence of the window with two of its spans exchanged around the
-    words between them: "CNN respects the rights of all copyright holders" / "The rights of all
-    copyright holders respects CNN". Something must stand between the two (a phrase moved to the
-    other end of its sentence is a reordering) and not only "and", "or" (a list's order says
-    nothing). An exchange with other edits besides is left to the verifier."""
-    said = [w.lower() for w in tokens(claim)]
-    for sentence in sentences(window) or [window]:
-        words_of = [w.lower() for w in tokens(sentence)]
-        # The claim may restate only part of the sentence ("Abstract This article introduces Rcpp").
-        stretches = [words_of[k : k + len(said)] for k in range(len(words_of) - len(said) + 1)]
-        written = next((w for w in stretches if sorted(w) == sorted(said) and w != said), None)
-        if written is None:
-            continue
-        start = next(i for i, (x, y) in enumerate(zip(written, said, strict=False)) if x != y)
-        end = len(written)
-        while end > start and written[end - 1] == said[end - 1]:
-            end -= 1
-        mid_w, mid_c = written[start:end], said[start:end]
-        for i in range(1, len(mid_w)):
-            for j in range(1, len(mid_w) - i):
-                first, middle, second = mid_w[:i], mid_w[i : len(mid_w) - j], mid_w[len(mid_w) - j :]
-                if mid_c == second + middle + first and not set(middle) <= {"and", "or", "&"}:
-                    return f"{' '.join(first)} / {' '.join(second)}"
-    return ""
-
-
-def _moved_across(edits: list[tuple[str, int, int, int, int]], window: list[str], claim: list[str]) -> str:
-    """A name or number of the window that the claim moves past a few words: "from 2004 to 2009" /
-    "from 2009 to 2004", "4/135" / "135/4" (difflib sees a move, not two replacements). A phrase moved
-    far ("In 2019, sales grew" / "Sales grew in 2019") is a reordering, and a list's order ("A, B and
-    C") is no relation."""
-    deleted = [(window[i1:i2], i1) for tag, i1, i2, _, _ in edits if tag == "delete"]
-    inserted = [(claim[j1:j2], i1) for tag, i1, _, j1, j2 in edits if tag == "insert"]
-    for span, at in deleted:
-        for other, to in inserted:
-            if span != other or len(span) > 3 or not any(_named(w) or w.isdigit() for w in span):
-                continue
-            crossed = window[min(at + len(span), to) : max(at, to)]
-            if 1 <= len(crossed) <= 3 and not all(w in ("and", "or", "&") for w in crossed):
-                return f"{' '.join(span)} moved past {' '.join(crossed)}"
-    return ""
-
-
-def _opposites(a: str, b: str) -> bool:
-    return any({a, b} == {x, y} for x, y in ANTONYMS)
-
-
-def _commuting(window: list[str], first: list[str], second: list[str]) -> bool:
-    """The two exchanged spans are joined by "and", "or" or a comma only: "cats and dogs" / "dogs and
-    cats" say the same."""
-    text = " ".join(window)
-    at_first, at_second = text.find(" ".join(first)), text.find(" ".join(second))
-    lo, hi = sorted((at_first, at_second))
-    between = text[lo:hi].split()[len(first if lo == at_first else second) :]
-    return bool(between) and all(w in ("and", "or", ",", "&") for w in between)
-
-
 def _covered_stretch(claim: str, window: str) -> list[str] | None:
     """The words of the window from the first to the last of the claim's content words, when the claim
     holds every content word of that stretch and the stretch every one of the claim's: the claim says
     the stretch again, its words perhaps reordered and its negations perhaps dropped. None otherwise."""
-    claim_stems, window_stems = _participant_words(claim), _participant_words(window)
-    content = set(claim_stems) - _STOP_STEMS - NEGATIONS
+    claim_stems, window_stems = participant_words(claim), participant_words(window)
+    content = set(claim_stems) - STOP_STEMS - NEGATIONS
     found = [i for i, w in enumerate(window_stems) if w in content]
     if not found or not content <= set(window_stems):
         return None
     stretch = window_stems[min(found) : max(found) + 1]
-    if set(stretch) - _STOP_STEMS - NEGATIONS - content:
+    if set(stretch) - STOP_STEMS - NEGATIONS - content:
         return None
-    return _participant_words(window, stemmed=False)[min(found) : max(found) + 1]
+    return participant_words(window, stemmed=False)[min(found) : max(found) + 1]
 
 
 def _negation_count(forms: list[str]) -> int:
     return sum(1 for w in forms if w in NEGATIONS or w.endswith("n't"))
-
-
-def _participant_words(text: str, *, stemmed: bool = True) -> list[str]:
-    """The words of `text` lower-cased (and stemmed), a single capital letter ("alloy A") kept apart
-    from the article."""
-    return [
-        f"<{token}>"
-        if len(token) == 1 and token.isupper()
-        else stem(token.lower())
-        if stemmed
-        else token.lower()
-        for token in tokens(text)
-    ]
