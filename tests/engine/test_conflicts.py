@@ -152,3 +152,12 @@ def test_an_instruction_to_an_ai_is_no_statement_to_conflict_with() -> None:
     )
     assert find_conflicts([candidate(1, text)]) == []
     assert kinds(text, "The harbour handled 3.1 million containers in 2022, the report says.") == []
+
+
+def test_two_rows_of_one_table_with_and_without_a_not_are_no_conflict() -> None:
+    """Debian's manual: "aptitude why regex" and "aptitude why-not regex" in one table."""
+    rows = (
+        "aptitude why regex N/A explain the reason why regex matching packages should be installed N/A "
+        "aptitude why-not regex N/A explain the reason why regex matching packages can not be installed N/A"
+    )
+    assert find_conflicts([candidate(1, rows)]) == []

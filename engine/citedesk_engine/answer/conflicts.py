@@ -68,14 +68,22 @@ def find_conflicts(candidates: Sequence[Candidate]) -> list[Conflict]:
     conflicts = []
     for i, first in enumerate(candidates):
         for j in range(i, len(candidates)):  # i == j: two sentences of one passage disagree
-            conflict = _conflict(first, candidates[j], statements[i], statements[j])
+            # Within one passage only two figures for the same thing: its sentences with and without a
+            # "not" are most often two rows of a table ("aptitude why" / "aptitude why-not": "... should
+            # be installed" / "... can not be installed"), not a contradiction.
+            conflict = _conflict(first, candidates[j], statements[i], statements[j], numbers_only=i == j)
             if conflict is not None:
                 conflicts.append(conflict)
     return conflicts
 
 
 def _conflict(
-    first: Candidate, second: Candidate, ours: list[_Statement], theirs: list[_Statement]
+    first: Candidate,
+    second: Candidate,
+    ours: list[_Statement],
+    theirs: list[_Statement],
+    *,
+    numbers_only: bool = False,
 ) -> Conflict | None:
     ids = (first.unit.unit_id, second.unit.unit_id)
     for a in ours:
@@ -91,6 +99,8 @@ def _conflict(
                 if not a.quantities[key] & b.quantities[key]:
                     values = f"{_values(a, key)} against {_values(b, key)}"
                     return Conflict("number", ids, f"{values}: {quoted}")
+            if numbers_only:
+                continue
             if a.negated != b.negated and _same_statement(a.stems, b.stems):
                 return Conflict("negation", ids, quoted)
             for x, y in ANTONYMS:
