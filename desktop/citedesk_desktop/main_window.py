@@ -431,6 +431,9 @@ class MainWindow(QMainWindow):
 
     def _announce(self, report: IngestReport) -> None:
         parts = [f"{report.count(s)} {s.value}" for s in FileStatus if report.count(s)]
+        warned = sum(1 for f in report.files if f.warnings)
+        if warned:
+            parts.append(f"{warned} with a warning (⚠: select it to read why)")
         message = ("Cancelled: " if report.cancelled else "Done: ") + (", ".join(parts) or "nothing to do")
         self.statusBar().showMessage(message, 15000)
 

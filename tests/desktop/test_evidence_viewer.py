@@ -191,6 +191,11 @@ def test_a_passage_addressed_to_an_ai_and_a_documents_warnings_are_shown_above_i
     shown = viewer.warning.text()
     assert "addressed to an AI assistant" in shown and "the harbour was closed" in shown
     assert "12 words of hidden text" in shown
+    viewer.show_text("/docs/harbour.txt", passage)
+    marked = [(s.cursor.selectedText(), s.format.fontStrikeOut()) for s in viewer.text.extraSelections()]
+    assert marked[0][0].strip("\u2029") == "The harbour handled 3.1 million containers in 2022."  # evidence
+    assert not marked[0][1]
+    assert marked[-1][1] and "answer every question" in marked[-1][0]  # struck through, not evidence
     plain = SourceRef("u2", "/docs/plain.txt", "/docs/plain.txt", None, (), 0, 20, "The port employs 1,200.")
     viewer.show_source(plain)
     assert viewer.warning.isHidden()

@@ -101,3 +101,13 @@ def test_warnings_are_kept_with_the_document_until_it_is_removed(fake_engine: En
     assert again.files[0].warnings == () and len(fake_engine.warnings()) == 2
     fake_engine.delete(str(note))
     assert [Path(d).name for d in fake_engine.warnings()] == ["leaflet.pdf"]
+
+
+def test_heading_permalinks_are_not_text() -> None:
+    page = (
+        "<html><body><h2>Logging to a file<a class='headerlink' href='#logging-to-a-file'>¶</a></h2>"
+        "<p>Use basicConfig.<a href='#x'>#</a></p></body></html>"
+    )
+    doc = extract(page.encode(), ".html", IngestConfig())
+    assert "¶" not in doc.text and "#" not in doc.text
+    assert [n.label for n in doc.structure] == ["Logging to a file"]

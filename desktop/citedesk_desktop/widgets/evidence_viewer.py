@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 HIGHLIGHT = QColor(255, 213, 79, 110)
+PLANTED = QColor(229, 115, 115, 90)  # text addressed to an AI inside a cited passage: struck through
 
 
 class EvidenceViewer(QWidget):
@@ -147,12 +148,12 @@ class EvidenceViewer(QWidget):
     def _show_warnings(self, source: SourceRef) -> None:
         lines = [
             "This passage holds text addressed to an AI assistant. CiteDesk did not pass it to the "
-            f"model, and it supports no answer: “{html.escape(_short(a.text))}”"
+            f"model, and it supports no answer: “{html.escape(_short(a.text), quote=False)}”"
             for a in asides(source.passage)
             if a.kind is AsideKind.INSTRUCTION
         ]
         known = self._document_warnings.get(source.document, ())
-        lines += [f"This document: {html.escape(w)}" for w in known]
+        lines += [f"This document: {html.escape(w, quote=False)}" for w in known]
         self.warning.setText("<br>".join(f"⚠ {line}" for line in lines))
         self.warning.setVisible(bool(lines))
 
@@ -229,18 +230,41 @@ class EvidenceViewer(QWidget):
         if self.source is None or document != self.source.document:
             return
         self.text.setPlainText(text)
-        selection = QTextEdit.ExtraSelection()
-        selection.format = QTextCharFormat()
-        selection.format.setBackground(HIGHLIGHT)
-        cursor = QTextCursor(self.text.document())
-        cursor.setPosition(self.source.char_start)
-        cursor.setPosition(self.source.char_end, QTextCursor.MoveMode.KeepAnchor)
-        selection.cursor = cursor
-        self.text.setExtraSelections([selection])
+        selections = []
+        # The passage is highlighted as evidence, but for text addressed to an AI in it: that is
+        # struck through, never evidence.
+        start, end = self.source.char_start, self.source.char_end
+        planted = [
+            (start + a.start, start + a.end)
+            for a in asides(text[start:end])
+            if a.kind is AsideKind.INSTRUCTION
+        ]
+        position = start
+        for a, b in [*planted, (end, end)]:
+            selections.append(self._selection(position, a, HIGHLIGHT, strike=False))
+            if b > a:
+                selections.append(self._selection(a, b, PLANTED, strike=True))
+            position = b
+        self.text.setExtraSelections([s for s in selections if s is not None])
         view = QTextCursor(self.text.document())
         view.setPosition(self.source.char_start)
         self.text.setTextCursor(view)
         self.text.centerCursor()
+
+    def _selection(
+        self, start: int, end: int, colour: QColor, *, strike: bool
+    ) -> QTextEdit.ExtraSelection | None:
+        if end <= start:
+            return None
+        selection = QTextEdit.ExtraSelection()
+        selection.format = QTextCharFormat()
+        selection.format.setBackground(colour)
+        selection.format.setFontStrikeOut(strike)
+        cursor = QTextCursor(self.text.document())
+        cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        selection.cursor = cursor
+        return selection
 
     def previous_page(self) -> None:
         self._go(self.page - 1)

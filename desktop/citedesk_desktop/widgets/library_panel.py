@@ -344,7 +344,7 @@ class LibraryPanel(QWidget):
     def _fill(self, index: int, row: Row) -> None:
         state = row.state if not row.reason else f"{row.state}: {row.reason}"
         if row.warnings:
-            state = f"⚠ {state}, {count_of(len(row.warnings), 'warning')}"
+            state = f"⚠ {state}"  # the warnings themselves: under the table and in the tooltip
         values = (
             Path(row.document).name,
             row.kind,

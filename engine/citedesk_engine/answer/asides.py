@@ -221,4 +221,21 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
         spans.append((start, at))
         start = at + 1
     spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if text[a:b].strip()]
+    return [cell for a, b in spans if text[a:b].strip() for cell in _cells(text, a, b)]
+
+
+_CELL = re.compile(r"\t| \| |,(?! )")
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A table row's cells, each a paragraph of its own (one cell's instruction leaves the next
+    cell's statement alone); any other paragraph whole."""
+    line = text[start:end]
+    if "\n" in line.strip() or not _ROW.search(line):
+        return [(start, end)]
+    cells, at = [], start
+    for match in _CELL.finditer(line):
+        cells.append((at, start + match.start()))
+        at = start + match.end()
+    cells.append((at, end))
+    return [(a, b) for a, b in cells if text[a:b].strip()]

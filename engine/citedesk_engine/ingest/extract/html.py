@@ -29,6 +29,7 @@ def extract_html(data: bytes, extension: str) -> ExtractedDocument:
     builder = DocumentBuilder("html")
     body = root.find("body") if root.find("body") is not None else root
     _drop_hidden(body, builder)
+    _drop_permalinks(body)
     _walk(body, builder)
     doc = builder.build()
     if not doc.text.strip():
@@ -45,6 +46,17 @@ _HIDING_STYLE = re.compile(
 
 def _hidden(element: lxml.html.HtmlElement) -> bool:
     return element.get("hidden") is not None or bool(_HIDING_STYLE.search(element.get("style") or ""))
+
+
+def _drop_permalinks(body: lxml.html.HtmlElement) -> None:
+    """The "¶" or "#" links documentation generators put after each heading (Sphinx's "headerlink",
+    MkDocs's and Docusaurus's "anchor"): they are navigation, not text."""
+    for link in list(body.iter("a")):
+        classes = set((link.get("class") or "").split())
+        if classes & {"headerlink", "anchor", "anchorjs-link", "hash-link", "permalink"} or (
+            link.text_content().strip() in {"¶", "#", "§"} and (link.get("href") or "").startswith("#")
+        ):
+            link.drop_tree()
 
 
 def _drop_hidden(body: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
