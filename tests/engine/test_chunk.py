@@ -97,3 +97,14 @@ def test_invariants(text: str, max_tokens: int, overlap: int) -> None:
         covered.update(range(p.start, p.end))
     # Every non-space character belongs to some unit: nothing is lost.
     assert all(i in covered for i, c in enumerate(text) if not c.isspace())
+
+
+def test_a_piece_without_a_word_is_no_unit() -> None:
+    """An equation number in a one-cell table of a Word file ("(1)") is no passage to cite."""
+    from citedesk_engine.ingest.units import build_units
+
+    text = "The formula editor is called Math.\n\n(1)\n\nFormulas are objects."
+    segments = [Segment(0, 34), Segment(36, 39, kind="table", header="(1)"), Segment(41, len(text))]
+    units = build_units("/docs/guide.docx", "v1", text, chunk(text, segments, 200, 0), [])
+    assert [u.passage for u in units] == ["The formula editor is called Math.", "Formulas are objects."]
+    assert [u.ordinal for u in units] == [0, 1] and units[1].unit_id == "v1-00001"

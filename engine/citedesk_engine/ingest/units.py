@@ -17,9 +17,15 @@ def build_units(
     document: str, version: str, text: str, chunks: Sequence[Chunk], words: Sequence[WordBox]
 ) -> list[EvidenceUnit]:
     word_starts = [w.start for w in words]
-    units = []
-    for ordinal, piece in enumerate(chunks):
+    units: list[EvidenceUnit] = []
+    for piece in chunks:
         passage = text[piece.start : piece.end]
+        if not any(ch.isalpha() for ch in passage):
+            # "(1)", an equation number in a one-cell table of a Word file: no word to cite, and as
+            # a table it is indexed with the file's name, so it outranked the passages a question
+            # naming the document was after.
+            continue
+        ordinal = len(units)
         segment = piece.segment
         # A table's header is the context of every row block (index_text leaves it out where the
         # passage starts with it): the generator reads each row with its column names. Its title (the
