@@ -199,3 +199,21 @@ def test_a_passage_addressed_to_an_ai_and_a_documents_warnings_are_shown_above_i
     plain = SourceRef("u2", "/docs/plain.txt", "/docs/plain.txt", None, (), 0, 20, "The port employs 1,200.")
     viewer.show_source(plain)
     assert viewer.warning.isHidden()
+
+
+def test_the_trace_names_the_refusal_as_the_refusal_card_does(qtbot) -> None:
+    """The real-window session: the card said "faithfulness" where the trace said "verify"."""
+    from citedesk_desktop.widgets.trace_view import TraceView
+    from citedesk_engine.types import Answer, Decision, Refusal, Stage, StageTrace
+
+    trace = TraceView()
+    qtbot.addWidget(trace)
+    stages = (
+        StageTrace("retrieve", 5, 5, 3.0),
+        StageTrace("generate", 3, 3, 900.0),
+        StageTrace("verify", 1, 0, 20.0),
+    )
+    refusal = Refusal(Stage.FAITHFULNESS, "No sentence of the generated answer is supported by the passages.")
+    trace.show_answer(Answer("Q?", Decision.REFUSED, "", (), (), (), stages, refusal))
+    labels = [trace.tree.topLevelItem(i).text(0) for i in range(trace.tree.topLevelItemCount())]
+    assert labels == ["retrieve", "generate", "verify  ◀ refused here (faithfulness)"]

@@ -46,7 +46,8 @@ class TraceView(QWidget):
         )
         refusing = self.refusing_stage()
         for trace in answer.trace:
-            item = _item(trace, refused=trace.stage == refusing)
+            refused_as = answer.refusal.stage.value if answer.refusal and trace.stage == refusing else ""
+            item = _item(trace, refused_as)
             self.tree.addTopLevelItem(item)
             item.setExpanded(trace.stage == refusing)
 
@@ -68,11 +69,16 @@ class TraceView(QWidget):
         self.title.setText("<i>Ask a question: the stages of its answer are listed here.</i>")
 
 
-def _item(trace: StageTrace, refused: bool) -> QTreeWidgetItem:
+def _item(trace: StageTrace, refused_as: str) -> QTreeWidgetItem:
+    """One stage's row; `refused_as` is the refusal's stage when it refused here, named as the answer's
+    refusal card names it ("verify" refuses as "faithfulness")."""
+    refused = bool(refused_as)
     figures = {k: v for k, v in trace.details.items() if not isinstance(v, list | dict)}
     item = QTreeWidgetItem(
         [
-            trace.stage + ("  ◀ refused here" if refused else ""),
+            trace.stage
+            + (f"  ◀ refused here ({refused_as})" if refused and refused_as != trace.stage else "")
+            + ("  ◀ refused here" if refused and refused_as == trace.stage else ""),
             str(trace.candidates_in),
             str(trace.candidates_out),
             f"{trace.ms:,.1f}",
