@@ -9,7 +9,7 @@ from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
 from citedesk_engine.types import Answer, Decision, SourceRef, Stage
-from PySide6.QtCore import Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -155,13 +155,15 @@ class ChatPane(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, info.id)
             item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{info.title}, {when}, {questions}")
             item.setToolTip(f"{info.title}\n{when} · {questions}")
-            # The title in bold on its own line, the time and count small and grey beneath it.
+            # The title in bold, wrapped onto a second line rather than cut at the list's edge, the time
+            # and count small beneath it, in the text colour (grey was unreadable on the selection).
             label = QLabel(
-                f"<b>{html.escape(_elide(info.title, 60))}</b><br>"
-                f"<small style='color:gray'>{when} · {questions}</small>"
+                f"<b>{html.escape(_elide(info.title, 60))}</b><br><small>{when} · {questions}</small>"
             )
+            label.setWordWrap(True)
             label.setContentsMargins(4, 3, 4, 3)
-            item.setSizeHint(label.sizeHint())
+            width = max(120, self.conversations.viewport().width() - 4)
+            item.setSizeHint(QSize(width, label.heightForWidth(width)))
             self.conversations.addItem(item)
             self.conversations.setItemWidget(item, label)
             if info.id == self.conversation:
