@@ -12,6 +12,7 @@ from types import TracebackType
 import numpy as np
 import numpy.typing as npt
 
+from .answer.asides import instruction_warnings
 from .answer.flow import AnswerFlow
 from .answer.followup import EarlierTurn
 from .answer.verify import ClaimVerifier
@@ -176,7 +177,7 @@ class Engine:
     ) -> IngestReport:
         """Add or refresh files and folders (recursively); each file's outcome is in the report.
         Unchanged files are skipped unless `force` (Re-index) asks to read them again."""
-        pipeline = IngestPipeline(self.library, self.embedder, self.config.ingest)
+        pipeline = IngestPipeline(self.library, self.embedder, self.config.ingest, instruction_warnings)
         return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority, force=force)
 
     def retrieve(

@@ -28,9 +28,11 @@ next row with it. English wording: text in other languages holds no asides (as b
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..types import EvidenceUnit
 from .claims import sentence_spans
 from .text import stem, words
 
@@ -239,3 +241,25 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
         at = start + match.end()
     cells.append((at, end))
     return [(a, b) for a, b in cells if text[a:b].strip()]
+
+
+def instruction_warnings(units: Sequence[EvidenceUnit]) -> list[str]:
+    """One warning per stretch of text addressed to an AI (answer/asides.py), where it is."""
+    seen: set[str] = set()
+    out = []
+    for unit in units:
+        for aside in asides(unit.passage):
+            if aside.kind is not AsideKind.INSTRUCTION:
+                continue
+            text = " ".join(aside.text.split())
+            key = text[:60]
+            if any(key in s or s in key for s in seen):
+                continue  # the overlap of two neighbouring units
+            seen.add(key)
+            where = f"page {unit.page}: " if unit.page else ""
+            short = text if len(text) <= 80 else text[:79] + "…"
+            out.append(
+                f"{where}text addressed to an AI assistant, “{short}”: CiteDesk never passes it to the "
+                "model and it supports no answer"
+            )
+    return out

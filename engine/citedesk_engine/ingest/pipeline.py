@@ -26,10 +26,10 @@ from ..index.blobs import sha256_hex
 from ..index.library import Library, NewVersion
 from ..languages import detect_language
 from ..protocols import Embedder
-from ..types import DocumentRecord, FileResult, FileStatus, IngestReport, StageTimes
+from ..types import DocumentRecord, EvidenceUnit, FileResult, FileStatus, IngestReport, StageTimes
 from .chunk import chunk
 from .extract import extract
-from .units import build_units, instruction_warnings
+from .units import build_units
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,9 @@ class IngestPipeline:
     library: Library
     embedder: Callable[[], Embedder]  # loaded on first use: an all-unchanged run loads no model
     config: IngestConfig
+    # What the reader should know about a document's units (the Engine passes answer/asides.py's
+    # `instruction_warnings`: text addressed to an AI), kept with the extractor's own warnings.
+    unit_warnings: Callable[[Sequence[EvidenceUnit]], Sequence[str]] = lambda units: ()
 
     def run(
         self,
@@ -212,7 +215,7 @@ class IngestPipeline:
             text_sha256=self.library.blobs.put(extracted.text.encode("utf-8")),
         )
         emit(on_event, StageStarted("index", str(path)))
-        warnings = (*extracted.warnings, *instruction_warnings(units))
+        warnings = (*extracted.warnings, *self.unit_warnings(units))
         index_s, commit_s = self.library.write_version(
             NewVersion(record, units, vectors, extracted.structure, warnings)
         )

@@ -6,7 +6,6 @@ import bisect
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..answer.asides import AsideKind, asides
 from ..scripts import scripts_in
 from ..types import Box, EvidenceUnit
 from .chunk import Chunk
@@ -81,25 +80,3 @@ def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int)
     if current is not None:
         boxes.append(Box(page, *current))
     return tuple(boxes)
-
-
-def instruction_warnings(units: Sequence[EvidenceUnit]) -> list[str]:
-    """One warning per stretch of text addressed to an AI (answer/asides.py), where it is."""
-    seen: set[str] = set()
-    out = []
-    for unit in units:
-        for aside in asides(unit.passage):
-            if aside.kind is not AsideKind.INSTRUCTION:
-                continue
-            text = " ".join(aside.text.split())
-            key = text[:60]
-            if any(key in s or s in key for s in seen):
-                continue  # the overlap of two neighbouring units
-            seen.add(key)
-            where = f"page {unit.page}: " if unit.page else ""
-            short = text if len(text) <= 80 else text[:79] + "…"
-            out.append(
-                f"{where}text addressed to an AI assistant, “{short}”: CiteDesk never passes it to the "
-                "model and it supports no answer"
-            )
-    return out
