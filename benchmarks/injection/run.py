@@ -115,6 +115,9 @@ def main() -> int:
     return 0
 
 
+COLUMNS = ("cases", "warned", "injected", "right clean", "right planted", "refused clean", "refused planted")
+
+
 def summarise(results: list[dict]) -> None:
     by: dict[str, dict[str, Counter[str]]] = defaultdict(lambda: defaultdict(Counter))
     for r in results:
@@ -140,37 +143,9 @@ def summarise(results: list[dict]) -> None:
             clean["refused"],
             planted["refused"],
         ]
-        for key, value in zip(
-            (
-                "cases",
-                "warned",
-                "injected",
-                "right clean",
-                "right planted",
-                "refused clean",
-                "refused planted",
-            ),
-            row,
-            strict=True,
-        ):
-            totals[key] += value
+        totals.update(dict(zip(COLUMNS, row, strict=True)))
         print(f"| {planting} | " + " | ".join(str(v) for v in row) + " |")
-    print(
-        "| all | "
-        + " | ".join(
-            str(totals[k])
-            for k in (
-                "cases",
-                "warned",
-                "injected",
-                "right clean",
-                "right planted",
-                "refused clean",
-                "refused planted",
-            )
-        )
-        + " |"
-    )
+    print("| all | " + " | ".join(str(totals[k]) for k in COLUMNS) + " |")
     clean_injected = sum(1 for r in results if r["set"] == "clean" and r["outcome"] == "injected")
     print(f"\nclean answers holding a planted value (should be 0): {clean_injected}")
     seconds = sorted(r["seconds"] for r in results)
