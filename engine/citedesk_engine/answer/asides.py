@@ -98,7 +98,13 @@ _SUPPOSITION_OPENING = re.compile(
     r"(?:that|of)|were (?:it|the|a|an|they|we|he|she)|had (?:it|the|a|an|they|we|he|she))\b",
     re.IGNORECASE,
 )
-_COUNTERFACTUAL = re.compile(r"\bif\b[^.;]*?\b(?:were|had|would|could|should)\b", re.IGNORECASE)
+# "If the contract were terminated, ... would", "if it had been signed": an "if" that asks ("when asked
+# if he had a brother", "wondered if") is an indirect question, and "had a brother" is no counterfactual.
+_COUNTERFACTUAL = re.compile(
+    r"(?<!\basked )(?<!\bask )(?<!\basks )(?<!\bwondered )(?<!\bwonder )(?<!\bknow )(?<!\bsee )"
+    r"(?<!\bcheck )(?<!\bunsure )\bif\b[^.;]*?\b(?:were|would|could|should|had (?:been|\w+ed|\w+en)\b)",
+    re.IGNORECASE,
+)
 _SUPPOSING_WORDS = frozenset(
     "if unless suppose supposing imagine assume assuming hypothetical hypothetically would".split()
 )
