@@ -47,6 +47,7 @@ def test_an_instruction_to_an_ai_is_found_with_what_it_tells_the_model_to_say(pl
         "We argue that the model is robust to noise.",
         "The fee is waived for members over 65.",
         "The court held that the seller must reimburse the buyer.",
+        "The French disputed British land claims that extended far to the west.",  # the noun
         # squad-dev: an "if" that asks is no supposition
         'In "Smith and Jones" (2007), when asked if he had a brother, he replied, "No, not any more."',
     ],

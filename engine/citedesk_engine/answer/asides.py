@@ -133,7 +133,7 @@ def asides(text: str) -> list[Aside]:
         if kind is AsideKind.ATTRIBUTED:
             # Only what is attributed: "charged with 14 felonies for allegedly having ..." asserts
             # the charges; "The vendor claims that ..." asserts nothing the claim could use.
-            match = _ATTRIBUTING.search(sentence)
+            match = _attribution(sentence)
             assert match is not None
             stop = _CLAUSE_END.search(sentence, match.end()) if match.group(2) else None
             a, b = start + match.start(), start + (stop.start() if stop else len(sentence))
@@ -185,13 +185,33 @@ def _kind(sentence: str) -> AsideKind | None:
         return AsideKind.QUESTION  # not a title that ends in "?" ("a show called Am I a Sex Addict?")
     if _SUPPOSITION_OPENING.search(sentence) or _COUNTERFACTUAL.search(sentence):
         return AsideKind.SUPPOSITION
-    if _ATTRIBUTING.search(sentence):
+    if _attribution(sentence):
         return AsideKind.ATTRIBUTED
     return None
 
 
 def _attributing_stems(sentence: str) -> set[str]:
-    return {stem(m.group(0).split()[0].lower()) for m in _ATTRIBUTING.finditer(sentence)}
+    return {
+        stem(m.group(0).split()[0].lower()) for m in _ATTRIBUTING.finditer(sentence) if _verb(sentence, m)
+    }
+
+
+# "Claims" after these is the noun ("British land claims that extended to the west"), not the verb.
+_NOUN_BEFORE = frozenset(
+    "a an the their his her its our your my these those such any land legal territorial rival competing "
+    "conflicting insurance patent".split()
+)
+
+
+def _attribution(sentence: str) -> re.Match[str] | None:
+    return next((m for m in _ATTRIBUTING.finditer(sentence) if _verb(sentence, m)), None)
+
+
+def _verb(sentence: str, match: re.Match[str]) -> bool:
+    if match.group(1) is None or not match.group(1).lower().startswith("claim"):
+        return True
+    before = sentence[: match.start()].split()
+    return not before or before[-1].lower().strip(",;:") not in _NOUN_BEFORE
 
 
 def _sentences(text: str) -> list[tuple[int, int, int]]:
