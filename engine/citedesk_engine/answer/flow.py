@@ -311,7 +311,8 @@ def _quote(
             continue
         for line in asserted(candidate.unit.passage).split("\n"):
             for sentence in sentences(line):
-                if wanted <= set(content_stems(sentence)):
+                # Verbatim: a sentence rejoined across a left-out aside is not the passage's.
+                if wanted <= set(content_stems(sentence)) and sentence in candidate.unit.passage:
                     return sentence, candidate
     return None
 
