@@ -36,8 +36,9 @@ from .languages import identify
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
+from .models.reader import build_answer_reader
 from .models.registry import ModelRegistry
-from .protocols import ClaimJudge, Embedder, Generator
+from .protocols import ClaimJudge, Embedder, Generator, SpanReader
 from .retrieve.pipeline import RetrievalPipeline, check_signals
 from .retrieve.rerank import (
     CrossEncoderReranker,
@@ -81,6 +82,8 @@ class Engine:
         self._reranker: Reranker | None = None
         self._judge: ClaimJudge | None = None
         self._judge_built = False
+        self._reader: SpanReader | None = None
+        self._reader_built = False
         self._llm: LocalLLM | None = None
         self._generator: Generator | None = None
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
@@ -231,7 +234,7 @@ class Engine:
             embed_query=self.embed_query,
             stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,
-            verifier=ClaimVerifier(self.config.verify, self.embedder, self.claim_judge),
+            verifier=ClaimVerifier(self.config.verify, self.embedder, self.claim_judge, self.answer_reader),
             config=self.config.answer,
             tiers=lambda: {d.document: d.authority for d in self.documents()},
             paths=lambda: {d.document: d.source_path for d in self.documents()},
@@ -304,6 +307,12 @@ class Engine:
         if not self._judge_built:
             self._judge, self._judge_built = build_claim_judge(self.registry), True
         return self._judge
+
+    def answer_reader(self) -> SpanReader | None:
+        """The answer reader of the per-claim gate (None: reader = none), built once."""
+        if not self._reader_built:
+            self._reader, self._reader_built = build_answer_reader(self.registry), True
+        return self._reader
 
     def llm(self) -> LocalLLM:
         """The local generator model (llama.cpp), loaded on first use."""

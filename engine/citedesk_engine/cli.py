@@ -23,6 +23,7 @@ from .evaluate.questions import Question, eval_library_dir, evaluate, read_quest
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
+from .models.reader import build_answer_reader
 from .models.registry import ModelRegistry
 from .serialize import plain
 from .types import Answer, FileResult, FileStatus
@@ -383,6 +384,7 @@ def _verify(args: argparse.Namespace) -> int:
     registry = ModelRegistry(config.models, cache_dir())
     embedder = SentenceTransformerEmbedder(registry.embedder_path(), name=registry.embedder_name())
     judge = build_claim_judge(registry)
+    reader = build_answer_reader(registry)
     rows = read_claims(Path(args.claims))
     progress = ProgressLine()
     with contextlib.ExitStack() as stack:
@@ -406,7 +408,7 @@ def _verify(args: argparse.Namespace) -> int:
 
         report = verify_claims(
             rows,
-            ClaimVerifier(config.verify, lambda: embedder, lambda: judge),
+            ClaimVerifier(config.verify, lambda: embedder, lambda: judge, lambda: reader),
             on_progress=None if args.json else lambda n: progress("claims", n, len(rows)),
             on_verdict=record,
         )

@@ -36,6 +36,9 @@ class ModelsConfig:
     # default (our packaged claim verifier, resources/models/verifier) | none (the per-claim gate's
     # semantic check falls back to embedding similarity)
     verifier: str = DEFAULT
+    # default (our packaged answer reader, resources/models/reader: which span of a passage answers a
+    # question) | none (a short answer is judged by the claim verifier alone)
+    reader: str = DEFAULT
     threads: int = 0  # decoding; 0: max(1, cores - 1), see DESIGN.md on llama.cpp and OpenMP spin-waiting
     # Prompt processing is one big batch and scales with cores (on 2 cores: 37 -> 64 tokens/s, the
     # prompt being most of an answer's time); 0: every core.
@@ -100,6 +103,11 @@ class VerifyConfig:
     min_support: float = 0.4
     min_support_aligned: float = 0.2
     min_support_answer: float = 0.1
+    # The answer reader's share of belief a short answer needs (answer/answer_span.py): chosen by
+    # training/reader/evaluate.py on its validation split (SQuAD-Shifts articles it never trained on:
+    # a question's own answer against another question's answer on the same passage), best balanced
+    # accuracy; never on shared/eval.
+    min_reader_agreement: float = 0.01
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,8 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
+from .types import Span
+
 
 class Embedder(Protocol):
     """Turns passages into L2-normalised float32 vectors of a fixed dimension."""
@@ -44,3 +46,10 @@ class ClaimJudge(Protocol):
     likely the evidence supports it: a probability in [0, 1]."""
 
     def supported(self, evidence: str, claim: str, question: str = "") -> float: ...
+
+
+class SpanReader(Protocol):
+    """Reads a question and a passage and gives the passage's likeliest answer spans, best first,
+    each with its share of the reader's belief."""
+
+    def spans(self, question: str, passage: str, k: int = 20) -> Sequence[Span]: ...

@@ -63,6 +63,16 @@ class StructureNode:
 
 
 @dataclass(frozen=True, slots=True)
+class Span:
+    """A span of a passage as the answer reader sees it (models/reader.py)."""
+
+    text: str
+    start: int  # character offsets in the passage
+    end: int
+    probability: float  # share of the reader's probability over its candidate spans
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """A unit retrieval produced, with how each retriever ranked and scored it (ranks are zero-based)."""
 

@@ -290,7 +290,7 @@ def test_settings_state_lines_follow_the_choice(qtbot) -> None:
     """A slot's state line describes the loaded model; another choice says it is checked on loading."""
     models = tuple(
         ModelInfo(slot, "packaged", f"/models/{slot}", 1_000_000, True, f"{slot} verified")
-        for slot in ("embedder", "generator", "reranker", "verifier")
+        for slot in ("embedder", "generator", "reranker", "verifier", "reader")
     )
     dialog = SettingsDialog(Config(), models, documents=0)
     qtbot.addWidget(dialog)
@@ -298,11 +298,13 @@ def test_settings_state_lines_follow_the_choice(qtbot) -> None:
         "generator": dialog.generator.state,
         "reranker": dialog.reranker_state,
         "verifier": dialog.verifier_state,
+        "reader": dialog.reader_state,
     }
     assert all(f"{slot} verified" in line.text() for slot, line in lines.items())
     dialog.generator.choice.setCurrentIndex(dialog.generator.choice.findData("small"))
     dialog.reranker.setCurrentIndex(dialog.reranker.findData("none"))
     dialog.verifier.setCurrentIndex(dialog.verifier.findData("none"))
+    dialog.reader.setCurrentIndex(dialog.reader.findData("none"))
     assert all(line.text() == PENDING for line in lines.values())
     assert "embedder verified" in dialog.embedder.state.text()
     # Back to what is loaded: its state again; a changed server URL is another reranker.

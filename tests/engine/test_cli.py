@@ -40,7 +40,8 @@ def test_ingest_status_delete_reconcile(tmp_path: Path) -> None:
 
     code, status = citedesk("status", "--library", library, "--json")
     assert code == 0 and status["documents"] == 9 and status["units"] >= 9
-    assert {m["slot"] for m in status["models"]} == {"embedder", "generator", "reranker", "verifier"}
+    slots = {m["slot"] for m in status["models"]}
+    assert slots == {"embedder", "generator", "reranker", "verifier", "reader"}
 
     code, out = citedesk("delete", str(docs / "plain.txt"), "--library", library, "--json")
     assert code == 0 and out["deleted"].endswith("plain.txt")

@@ -48,6 +48,10 @@ VERIFIERS = {
     "default": "Packaged claim verifier (recommended)",
     "none": "None: embedding similarity for paraphrases",
 }
+READERS = {
+    "default": "Packaged answer reader (recommended)",
+    "none": "None: short answers judged by the claim verifier alone",
+}
 # The state line of a model slot set to something other than what is loaded.
 PENDING = (
     "<small>Not loaded yet: takes effect after OK, when models load again (files and checksums are "
@@ -171,8 +175,19 @@ class SettingsDialog(QDialog):
         self.verifier_state = QLabel(_state(info.get("verifier")))
         self.verifier_state.setWordWrap(True)
         self.verifier.currentIndexChanged.connect(self._sync_verifier)
-        # What the reranker and verifier state lines say while the loaded choice stays chosen.
-        self._loaded = {slot: _state(info.get(slot)) for slot in ("reranker", "verifier")}
+        self.reader = QComboBox()
+        for key, text in READERS.items():
+            self.reader.addItem(text, key)
+        self.reader.setCurrentIndex(max(0, self.reader.findData(m.reader)))
+        self.reader.setToolTip(
+            "Reads the question with the cited passage and finds where the passage answers it; a "
+            "short answer that is some other span of the passage is refused"
+        )
+        self.reader_state = QLabel(_state(info.get("reader")))
+        self.reader_state.setWordWrap(True)
+        self.reader.currentIndexChanged.connect(self._sync_reader)
+        # What the reranker, verifier and reader state lines say while the loaded choice stays chosen.
+        self._loaded = {slot: _state(info.get(slot)) for slot in ("reranker", "verifier", "reader")}
         self.threads = QSpinBox()
         self.threads.setRange(0, 64)
         self.threads.setSpecialValueText("automatic (cores − 1)")
@@ -190,6 +205,8 @@ class SettingsDialog(QDialog):
         form.addRow("", self.reranker_state)
         form.addRow("Claim verifier", self.verifier)
         form.addRow("", self.verifier_state)
+        form.addRow("Answer reader", self.reader)
+        form.addRow("", self.reader_state)
         form.addRow("Generator threads", self.threads)
 
         self.top_k = QSpinBox()
@@ -257,6 +274,7 @@ class SettingsDialog(QDialog):
                 reranker_url=self.reranker_url.text().strip(),
                 reranker_model=self.reranker_model.text().strip(),
                 verifier=self.verifier.currentData(),
+                reader=self.reader.currentData(),
                 threads=self.threads.value(),
             ),
             retrieval=dataclasses.replace(
@@ -321,6 +339,10 @@ class SettingsDialog(QDialog):
     def _sync_verifier(self) -> None:
         same = self.verifier.currentData() == self.original.models.verifier
         self.verifier_state.setText(self._loaded["verifier"] if same else PENDING)
+
+    def _sync_reader(self) -> None:
+        same = self.reader.currentData() == self.original.models.reader
+        self.reader_state.setText(self._loaded["reader"] if same else PENDING)
 
 
 def _state(info: ModelInfo | None) -> str:

@@ -20,9 +20,11 @@ A claim is supported when no guard vetoes it, it is aligned enough, and the sema
 (a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
 the answer to a question, a claim must add something to the question; a short answer (a name, a
 date, a count, one of the alternatives the question offers, a name the passage gives made of the
-question's words) is read by the verifier with its question and the whole passage, once every word
-it adds is found in the passage; a bare "yes" or "no" is refused (nothing in it can be checked); a
-sentence is checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
+question's words) must be the passage's answer, not just some span of it: once every word it adds is
+found in the passage, the answer reader (answer_span.py) must put enough of its belief on spans that
+name what the answer names (not for one of the question's alternatives), and the verifier reads it
+with its question and the whole passage; a bare "yes" or "no" is refused (nothing in it can be
+checked); a sentence is checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import VerifyConfig
-from ..protocols import ClaimJudge, Embedder
+from ..protocols import ClaimJudge, Embedder, SpanReader
+from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted
 from .claims import sentences
 from .polar import is_polar
@@ -59,6 +62,9 @@ _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
 # An author, their initials and the year of an entry of a reference list: "Knoth S (2016). ",
 # "Gilbert, E. (2014). ", "Hutto CJ, Gilbert E (2014). ".
 _REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|20)\d\d[a-z]?\)\.(?:\s|$)")
+# The short answers the answer reader checks: a span or a count of the passage, not one of the
+# question's own options or a name made of its words (the reader picks spans, not alternatives).
+_READ_AS_SPANS = ("the passage's answer", "a number the passage states")
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
 _YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
@@ -93,6 +99,7 @@ class ClaimVerifier:
     config: VerifyConfig
     embedder: Callable[[], Embedder] | None = None
     judge: Callable[[], ClaimJudge | None] | None = None
+    reader: Callable[[], SpanReader | None] | None = None
 
     def check(self, claim: str, passages: Sequence[str], question: str = "") -> Verdict:
         """Judge `claim` against each passage; the best supporting one decides."""
@@ -263,6 +270,16 @@ class ClaimVerifier:
     ) -> Verdict:
         if judge is None:
             return Verdict(False, f"{what}: no verifier to judge it", coverage, index, "no semantic check")
+        reader = self.reader() if self.reader is not None and what in _READ_AS_SPANS else None
+        if reader is not None:
+            # Is it the passage's answer, or another span of it? The reader says where in the passage
+            # the answer to the question lies (answer/answer_span.py).
+            spans = reader.spans(question, passage)
+            share = agreement(claim, question, spans)
+            if share < self.config.min_reader_agreement:
+                other = best_other(claim, question, spans)
+                said = f"the passage answers {other.text!r} ({other.probability:.2f})" if other else "no span"
+                return Verdict(False, f"reader: {said}, not this ({share:.2f})", coverage, index, "reader")
         support = judge.supported(passage, claim, question)
         if support >= self.config.min_support_answer:
             return Verdict(True, f"{what}, verifier {support:.2f}", coverage, index, "verifier")

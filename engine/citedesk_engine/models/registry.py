@@ -77,6 +77,10 @@ RERANKER_SHA256 = "a9152ec68b8e965b8030c6b67e5ee85d6028a882817999a813d54cc6e60ac
 VERIFIER_FOLDER = ("models", "verifier")
 VERIFIER_TITLE = "CiteDesk claim verifier: MiniLM-L6 cross-encoder, fact-checking data (Apache-2.0)"
 VERIFIER_SHA256 = "b9dd86147f15240fd2f6ea746313120af15f424e8eaad546f711673f67535116"
+# The answer reader of the per-claim gate (training/reader), shipped the same way.
+READER_FOLDER = ("models", "reader")
+READER_TITLE = "CiteDesk answer reader: MiniLM-L6 span extractor, SQuAD-Shifts (Apache-2.0)"
+READER_SHA256 = "8ce5859cb8aadb1e81f399e51463fdc641c391ecdb577850bacc6bb6ee2d3587"
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
 GENERATOR_FILENAMES = {
     DEFAULT: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
@@ -123,6 +127,10 @@ class ModelRegistry:
             packaged_verifier_folder(), VERIFIER_SHA256, "claim verifier", "verifier = none"
         )
 
+    def reader_path(self) -> Path:
+        """The transformers folder of the packaged answer reader, checked by sha256."""
+        return _packaged_folder(packaged_reader_folder(), READER_SHA256, "answer reader", "reader = none")
+
     def describe(self, verify: bool = True) -> tuple[ModelInfo, ...]:
         """Each slot: where it resolves, its size, and whether it verified (hashing when `verify`)."""
         return (
@@ -130,6 +138,7 @@ class ModelRegistry:
             self._describe_generator(verify),
             self._describe_reranker(),
             self._describe_verifier(),
+            self._describe_reader(),
         )
 
     def _describe_embedder(self, verify: bool) -> ModelInfo:
@@ -197,6 +206,14 @@ class ModelRegistry:
             return ModelInfo("verifier", "user", self.config.verifier, 0, False, detail)
         return _describe_packaged("verifier", packaged_verifier_folder(), self.verifier_path, VERIFIER_TITLE)
 
+    def _describe_reader(self) -> ModelInfo:
+        if self.config.reader in ("", "none"):
+            return ModelInfo("reader", "none", "", 0, True, "no reader: short answers judged by the verifier")
+        if self.config.reader != DEFAULT:
+            detail = f"unknown reader {self.config.reader!r}: choose default or none"
+            return ModelInfo("reader", "user", self.config.reader, 0, False, detail)
+        return _describe_packaged("reader", packaged_reader_folder(), self.reader_path, READER_TITLE)
+
     def _assembled(self, packaged: PackagedFile, filename: str) -> Path:
         target = self.cache_dir / "models" / filename
         stamp = target.with_name(target.name + ".verified")
@@ -239,6 +256,10 @@ def packaged_reranker_folder() -> Path:
 
 def packaged_verifier_folder() -> Path:
     return resources_dir().joinpath(*VERIFIER_FOLDER)
+
+
+def packaged_reader_folder() -> Path:
+    return resources_dir().joinpath(*READER_FOLDER)
 
 
 def _describe_packaged(slot: str, folder: Path, checked: Callable[[], Path], title: str) -> ModelInfo:
