@@ -304,7 +304,7 @@ def test_settings_state_lines_follow_the_choice(qtbot) -> None:
     dialog.generator.choice.setCurrentIndex(dialog.generator.choice.findData("small"))
     dialog.reranker.setCurrentIndex(dialog.reranker.findData("none"))
     dialog.verifier.setCurrentIndex(dialog.verifier.findData("none"))
-    dialog.reader.setCurrentIndex(dialog.reader.findData("none"))
+    dialog.reader.setCurrentIndex(dialog.reader.findData("packaged"))
     assert all(line.text() == PENDING for line in lines.values())
     assert "embedder verified" in dialog.embedder.state.text()
     # Back to what is loaded: its state again; a changed server URL is another reranker.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.api import Engine
-from citedesk_engine.config import ModelsConfig, VerifyConfig
+from citedesk_engine.config import Config, ModelsConfig, VerifyConfig
 from citedesk_engine.errors import ConfigError, ModelError
 from citedesk_engine.models import registry as registry_module
 from citedesk_engine.models.claim_model import build_claim_judge
@@ -60,7 +60,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def gate() -> ClaimVerifier:
-    registry = ModelRegistry(ModelsConfig(), Path("/nonexistent-cache"))
+    registry = ModelRegistry(ModelsConfig(reader="packaged"), Path("/nonexistent-cache"))
     judge, reader = build_claim_judge(registry), build_answer_reader(registry)
     assert judge is not None and reader is not None
     return ClaimVerifier(VerifyConfig(), None, lambda: judge, lambda: reader)
@@ -82,23 +82,25 @@ def test_another_span_is_refused_in_the_app(
 ) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / f"{domain}.txt").write_text(passage, encoding="utf-8")
-    with Engine.open(tmp_path / "library", generator=ScriptedGenerator(f"{wrong} [1]")) as engine:
+    config = Config(models=ModelsConfig(reader="packaged"))
+    with Engine.open(tmp_path / "library", config, generator=ScriptedGenerator(f"{wrong} [1]")) as engine:
         engine.ingest([tmp_path / "docs"])
         answer = engine.ask(question)
     assert answer.decision is Decision.REFUSED, (domain, answer.text, [c.method for c in answer.claims])
     assert answer.refusal is not None and answer.refusal.stage is Stage.FAITHFULNESS, answer.refusal
     assert "reader" in answer.refusal.reason or any("reader" in c.method for c in answer.claims)
-    with Engine.open(tmp_path / "library", generator=ScriptedGenerator(f"{right} [1]")) as engine:
+    with Engine.open(tmp_path / "library", config, generator=ScriptedGenerator(f"{right} [1]")) as engine:
         answer = engine.ask(question)
     assert answer.decision is Decision.ANSWERED, (domain, answer.text, answer.refusal)
 
 
-def test_reader_slot_is_checked_and_can_be_switched_off(tmp_path: Path, monkeypatch, damaged_copy) -> None:
-    registry = ModelRegistry(ModelsConfig(), tmp_path / "cache")
+def test_reader_slot_is_checked_and_off_by_default(tmp_path: Path, monkeypatch, damaged_copy) -> None:
+    assert build_answer_reader(ModelRegistry(ModelsConfig(), tmp_path)) is None
+    registry = ModelRegistry(ModelsConfig(reader="packaged"), tmp_path / "cache")
     info = {m.slot: m for m in registry.describe(verify=True)}["reader"]
     assert info.source == "packaged" and info.verified and info.size_bytes > 10_000_000, info.detail
-    assert build_answer_reader(ModelRegistry(ModelsConfig(reader="none"), tmp_path)) is None
-    with pytest.raises(ConfigError, match="default or none"):
+    assert {m.slot: m for m in ModelRegistry(ModelsConfig(), tmp_path).describe()}["reader"].source == "none"
+    with pytest.raises(ConfigError, match="packaged or none"):
         build_answer_reader(ModelRegistry(ModelsConfig(reader="mine"), tmp_path))
     damaged = damaged_copy(registry.reader_path(), "reader")
     monkeypatch.setattr(registry_module, "packaged_reader_folder", lambda: damaged)

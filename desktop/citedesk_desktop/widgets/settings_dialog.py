@@ -49,8 +49,8 @@ VERIFIERS = {
     "none": "None: embedding similarity for paraphrases",
 }
 READERS = {
-    "default": "Packaged answer reader (recommended)",
-    "none": "None: short answers judged by the claim verifier alone",
+    "none": "None: short answers judged by the claim verifier (recommended)",
+    "packaged": "Packaged answer reader: stricter, also refuses some right answers",
 }
 # The state line of a model slot set to something other than what is loaded.
 PENDING = (

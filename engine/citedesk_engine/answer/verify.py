@@ -20,11 +20,12 @@ A claim is supported when no guard vetoes it, it is aligned enough, and the sema
 (a fully aligned claim needs less of the verifier's confidence than a partly aligned one). Judged as
 the answer to a question, a claim must add something to the question; a short answer (a name, a
 date, a count, one of the alternatives the question offers, a name the passage gives made of the
-question's words) must be the passage's answer, not just some span of it: once every word it adds is
-found in the passage, the answer reader (answer_span.py) must put enough of its belief on spans that
-name what the answer names (not for one of the question's alternatives), and the verifier reads it
-with its question and the whole passage; a bare "yes" or "no" is refused (nothing in it can be
-checked); a sentence is checked like any claim. Thresholds live in VerifyConfig with how they were chosen.
+question's words) is read by the verifier with its question and the whole passage once every word it
+adds is found in the passage; with the optional answer reader on (answer_span.py, off by default) a
+short answer must also be the passage's answer, not just some span of it: the reader must put enough
+of its belief on spans that name what the answer names (not for one of the question's alternatives);
+a bare "yes" or "no" is refused (nothing in it can be checked); a sentence is checked like any claim.
+Thresholds live in VerifyConfig with how they were chosen.
 """
 
 from __future__ import annotations

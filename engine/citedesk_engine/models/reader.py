@@ -15,7 +15,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from ..config import DEFAULT
 from ..errors import ConfigError
 from ..types import Span
 from .offline import forbid_hub
@@ -25,6 +24,7 @@ MAX_LENGTH = 256  # word pieces of question + passage window
 STRIDE = 96  # word pieces shared by two windows
 MAX_ANSWER_TOKENS = 30
 TOP = 20  # start and end candidates per window
+PACKAGED = "packaged"  # [models] reader = "packaged": the reader in resources/models/reader
 
 
 def features(tokenizer: Any, question: str, passage: str) -> list[dict]:
@@ -132,6 +132,6 @@ def build_answer_reader(registry: ModelRegistry) -> AnswerReader | None:
     kind = registry.config.reader
     if kind in ("", "none"):
         return None
-    if kind != DEFAULT:
-        raise ConfigError(f"Unknown reader {kind!r}: choose default or none in [models].")
+    if kind != PACKAGED:
+        raise ConfigError(f"Unknown reader {kind!r}: choose packaged or none in [models].")
     return AnswerReader(registry.reader_path())

@@ -209,8 +209,8 @@ class ModelRegistry:
     def _describe_reader(self) -> ModelInfo:
         if self.config.reader in ("", "none"):
             return ModelInfo("reader", "none", "", 0, True, "no reader: short answers judged by the verifier")
-        if self.config.reader != DEFAULT:
-            detail = f"unknown reader {self.config.reader!r}: choose default or none"
+        if self.config.reader != "packaged":
+            detail = f"unknown reader {self.config.reader!r}: choose packaged or none"
             return ModelInfo("reader", "user", self.config.reader, 0, False, detail)
         return _describe_packaged("reader", packaged_reader_folder(), self.reader_path, READER_TITLE)
 
