@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reranker"))
-from citedesk_engine.models.reader import MAX_LENGTH, STRIDE, best_spans, features  # noqa: E402
+from citedesk_engine.models.reader import MAX_LENGTH, STRIDE, best_spans, features, padded  # noqa: E402
 from common import DATA, OUT_MODEL, RUNS, SEED, read_jsonl, seed_everything  # noqa: E402
 
 PREPARED = DATA / "reader"
@@ -56,18 +56,7 @@ def batches(items: list[dict], size: int, rng: random.Random):
 
 
 def collate(batch: list[dict]) -> dict[str, torch.Tensor]:
-    n = max(len(b["ids"]) for b in batch)
-    ids = torch.zeros(len(batch), n, dtype=torch.long)
-    types = torch.zeros(len(batch), n, dtype=torch.long)
-    mask = torch.zeros(len(batch), n, dtype=torch.long)
-    for i, b in enumerate(batch):
-        ids[i, : len(b["ids"])] = torch.tensor(b["ids"])
-        types[i, : len(b["types"])] = torch.tensor(b["types"])
-        mask[i, : len(b["ids"])] = 1
-    return {
-        "input_ids": ids,
-        "token_type_ids": types,
-        "attention_mask": mask,
+    return padded(batch) | {
         "start_positions": torch.tensor([b["start"] for b in batch]),
         "end_positions": torch.tensor([b["end"] for b in batch]),
     }

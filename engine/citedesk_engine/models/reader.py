@@ -76,11 +76,10 @@ def decode(windows: list[dict], starts: Any, ends: Any, passage: str, k: int) ->
     return [Span(passage[keys[i][0] : keys[i][1]], keys[i][0], keys[i][1], float(probs[i])) for i in order]
 
 
-def best_spans(model: Any, tokenizer: Any, question: str, passage: str, k: int = 20) -> list[Span]:
-    """Run `model` (a transformers question-answering model) on the pair; the k best spans."""
+def padded(windows: list[dict]) -> dict[str, Any]:
+    """Windows (or training items with "ids" and "types") as one padded batch of model inputs."""
     import torch
 
-    windows = features(tokenizer, question, passage)
     n = max(len(w["ids"]) for w in windows)
     ids = torch.zeros(len(windows), n, dtype=torch.long)
     types = torch.zeros(len(windows), n, dtype=torch.long)
@@ -89,8 +88,16 @@ def best_spans(model: Any, tokenizer: Any, question: str, passage: str, k: int =
         ids[i, : len(w["ids"])] = torch.tensor(w["ids"])
         types[i, : len(w["types"])] = torch.tensor(w["types"])
         mask[i, : len(w["ids"])] = 1
+    return {"input_ids": ids, "token_type_ids": types, "attention_mask": mask}
+
+
+def best_spans(model: Any, tokenizer: Any, question: str, passage: str, k: int = 20) -> list[Span]:
+    """Run `model` (a transformers question-answering model) on the pair; the k best spans."""
+    import torch
+
+    windows = features(tokenizer, question, passage)
     with torch.inference_mode():
-        out = model(input_ids=ids, token_type_ids=types, attention_mask=mask)
+        out = model(**padded(windows))
     return decode(windows, out.start_logits.float().numpy(), out.end_logits.float().numpy(), passage, k)
 
 
