@@ -22,7 +22,8 @@ def test_self_test_passes_from_another_folder(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     assert lines[-1] == "self-test passed"
-    assert sum(line.startswith("ok   model") for line in lines) == 4
+    # embedder, generator, reranker, verifier, reader
+    assert sum(line.startswith("ok   model") for line in lines) == 5
     assert any(line.startswith("ok   answer") for line in lines)
     assert any("refused at relevance" in line for line in lines)
     assert not any(line.startswith("FAIL") for line in lines)
