@@ -63,9 +63,6 @@ _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
 # An author, their initials and the year of an entry of a reference list: "Knoth S (2016). ",
 # "Gilbert, E. (2014). ", "Hutto CJ, Gilbert E (2014). ".
 _REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|20)\d\d[a-z]?\)\.(?:\s|$)")
-# The short answers the answer reader checks: a span or a count of the passage, not one of the
-# question's own options or a name made of its words (the reader picks spans, not alternatives).
-_READ_AS_SPANS = ("the passage's answer", "a number the passage states")
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
 _YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
@@ -139,7 +136,7 @@ class ClaimVerifier:
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
             return self._judge_answer(
-                judge, claim, passage, question, index, 0.0, "a number the passage states"
+                judge, claim, passage, question, index, 0.0, "a number the passage states", span=True
             )
         if not claim_stems:
             return Verdict(False, "empty claim", 0.0, index, "empty claim")
@@ -214,7 +211,7 @@ class ClaimVerifier:
                     return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index, "answer aligned")
                 # A short answer means nothing without its question: the verifier reads both.
                 return self._judge_answer(
-                    judge, claim, passage, question, index, coverage, "the passage's answer"
+                    judge, claim, passage, question, index, coverage, "the passage's answer", span=True
                 )
             # A sentence says what it claims: aligned and read by the verifier like any claim, on
             # its own (the verifier's question-form training pairs short right answers with sentence
@@ -268,10 +265,15 @@ class ClaimVerifier:
         index: int,
         coverage: float,
         what: str,
+        *,
+        span: bool = False,
     ) -> Verdict:
+        """The verifier reads a short answer with its question; an answer that is a span or a count of
+        the passage (`span`; not one of the question's own options or a name made of its words: the
+        reader picks spans, not alternatives) is first read by the answer reader, when it is on."""
         if judge is None:
             return Verdict(False, f"{what}: no verifier to judge it", coverage, index, "no semantic check")
-        reader = self.reader() if self.reader is not None and what in _READ_AS_SPANS else None
+        reader = self.reader() if self.reader is not None and span else None
         if reader is not None:
             # Is it the passage's answer, or another span of it? The reader says where in the passage
             # the answer to the question lies (answer/answer_span.py).
