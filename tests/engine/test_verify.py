@@ -433,3 +433,26 @@ def test_honest_rewrites_of_the_passages_own_words_stand(passage: str, claim: st
     verifier, _ = judged(1.0)
     verdict = verifier.check(claim, [passage])
     assert verdict.supported, verdict.method
+
+
+class RecordingJudge:
+    """Accepts everything and records how it was asked: with the question (a short answer) or not."""
+
+    def __init__(self) -> None:
+        self.questions: list[str] = []
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        self.questions.append(question)
+        return 1.0
+
+
+def test_a_date_and_time_is_a_short_answer_read_with_its_question() -> None:
+    # "2023-02-04 11:59:01 UTC" (the build time of a manual) answered "When was Debian 10 released?"
+    # and was read as a seven-word sentence: fully aligned, it needed little of the verifier.
+    judge = RecordingJudge()
+    verifier = ClaimVerifier(VerifyConfig(), None, lambda: judge)
+    question = "When was Debian 10 released?"
+    passage = "This document was built on 2023-02-04 11:59:01 UTC for Debian 10 and later."
+    verdict = verifier.check("2023-02-04 11:59:01 UTC.", [passage], question)
+    assert verdict.method.startswith("the passage's answer"), verdict.method
+    assert judge.questions == [question]

@@ -142,6 +142,16 @@ def stem(word: str) -> str:
     return _stemmer.stemWord(word.removesuffix("'s"))
 
 
+# A date, time, version or other figure written as digit groups ("2023-02-04", "11:59:01", "4.0.4").
+_FIGURE = re.compile(r"\d+(?:[-:/.,]\d+)+")
+
+
+def answer_length(text: str) -> int:
+    """How many words an answer has, a figure written as digit groups counting as one: "2023-02-04
+    11:59:01 UTC" is three words (a date, a time, a zone), not seven."""
+    return len(words(_FIGURE.sub("0", text)))
+
+
 def content_stems(text: str) -> list[str]:
     """Stems of the words that carry meaning (no stopwords, no negations)."""
     return [stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATIONS]

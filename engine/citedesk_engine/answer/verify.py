@@ -7,7 +7,8 @@ One method, in this order:
    negation the passage does not have there, two names in the opposite order around their relation,
    and a claim that says its window again but for an edit that changes what it states (two spans
    exchanged, a word turned into its opposite, a name or number of the passage swapped in: one
-   alignment of the two word sequences, `_rewritten`); a reference-list entry supports nothing;
+   alignment of the two word sequences, `_rewritten`); a reference-list entry supports nothing; an
+   answer taken from another row of a table than the one the question names (table_rows.py);
 2. lexical alignment: the share of the claim's content words found in the best-matching window of
    one to three sentences of the passage (stems, so "grew"/"growing" match);
 3. a semantic check: the packaged claim verifier (a cross-encoder trained on fact-checking data,
@@ -43,11 +44,13 @@ from .asides import AsideKind, asides, asserted
 from .claims import sentences
 from .polar import is_polar
 from .restated import participant_words, rewritten, roles_swapped
+from .table_rows import wrong_row
 from .text import (
     NEGATIONS,
     NUMBER_WORDS,
     STOP_STEMS,
     STOPWORDS,
+    answer_length,
     content_stems,
     names,
     negated,
@@ -157,7 +160,7 @@ class ClaimVerifier:
         if roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
         rewritten_as = rewritten(claim, window, passage)
-        if rewritten_as and not (question and len(words(claim)) <= SHORT_ANSWER_WORDS):
+        if rewritten_as and not (question and answer_length(claim) <= SHORT_ANSWER_WORDS):
             what = rewritten_as.split(":")[0]
             return Verdict(False, f"guard: {rewritten_as}", coverage, index, f"guard: {what}")
         if _REFERENCE_ENTRY.search(window):
@@ -165,11 +168,23 @@ class ClaimVerifier:
             # that a work exists, not what it claims; its words fit many claims ("SaTScan is an R
             # package" stood on the entry of an R package interfacing with SaTScan).
             return Verdict(False, "guard: a reference list entry", coverage, index, "guard: reference")
+        row = wrong_row(claim, passage, question)
+        if row is not None:
+            # Every cell is the passage's word: an answer from the row below the one the question
+            # names passes every other check (table_rows.py).
+            return Verdict(
+                False,
+                f"guard: table row: the question is about {_cut(row.named)!r}, "
+                f"the answer is from {_cut(row.found)!r}",
+                coverage,
+                index,
+                "guard: table row",
+            )
         if question:
             # Judged as the answer to the question: what it adds to the question is the answer
             # (restating the question proves nothing).
             answer_stems = claim_stems - set(content_stems(question))
-            short = len(words(claim)) <= SHORT_ANSWER_WORDS
+            short = answer_length(claim) <= SHORT_ANSWER_WORDS
             if not answer_stems and _names_an_option(claim_stems, question):
                 # "Which came first, A or B?" - "B": the answer names one of the alternatives the
                 # question offers (however long the name) and nothing else; the verifier decides. A
@@ -304,6 +319,10 @@ class ClaimVerifier:
         assert self.embedder is not None
         vectors = self.embedder().embed([claim, window])
         return float(np.dot(vectors[0], vectors[1]))
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _not_asserted(claim: str, passage: str, index: int, otherwise: Verdict | None = None) -> Verdict:

@@ -1,0 +1,86 @@
+"""Which row of a table an answer comes from, and whether it is the row the question is about.
+
+A table unit is a header row and data rows, one per line, their cells separated by " | " (tables of
+HTML, Word, PowerPoint and spreadsheets) or by commas and tabs (CSV). Every cell of every row is the
+passage's own word, so the word checks of the gate pass any cell: "What is the numeric value of the
+WARNING level?" was answered "40", the ERROR row's value, and the verifier read it as the passage's
+answer (0.97). A question that names a row (a word of the question stands in some data rows and not
+in others, and is not a column name) is answered from that row: an answer found only in other rows
+is from the wrong row. A question that compares or orders rows ("after", "the highest", "more
+than") is about more than one row and is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import content_stems, numbers
+
+# A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
+# a space after its commas; "1,200" has one such comma, a row of three cells two).
+_CSV_COMMA = re.compile(r",(?! )")
+_ROW_TESTS = (
+    lambda line: " | " in line,
+    lambda line: "\t" in line,
+    lambda line: len(_CSV_COMMA.findall(line)) >= 2,
+)
+_MIN_ROWS = 2  # data rows under the header: one row is a record, not a choice between rows
+# Words that make a question about the order or comparison of rows, not about one row.
+_ACROSS_ROWS = re.compile(
+    r"\b(?:after|before|next|previous|preceding|following|than|first|last|latest|earliest|oldest|"
+    r"newest|most|least|highest|lowest|largest|smallest|biggest|maximum|minimum|total|sum|average|"
+    r"mean|how many|which rows?|all|every|each|between)\b|\w+est\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class WrongRow:
+    named: str  # the row the question names, as written
+    found: str  # a row the answer is taken from
+
+
+def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
+    """The row the question names and the row `answer` was taken from, when they differ; None when
+    the passage is not a table, the question names no row or compares rows, or the answer is found
+    in a named row (or in no single row)."""
+    if not question or _ACROSS_ROWS.search(question):
+        return None
+    table = _table(passage)
+    if table is None:
+        return None
+    header, rows = table
+    header_stems = set(content_stems(header))
+    row_stems = [set(content_stems(row)) | numbers(row) for row in rows]
+    # The question's words that pick rows: in some data rows but not all, and not a column name.
+    keys = {
+        s
+        for s in set(content_stems(question)) | numbers(question)
+        if s not in header_stems and 0 < sum(s in stems for stems in row_stems) < len(rows)
+    }
+    if not keys:
+        return None
+    hits = [len(keys & stems) for stems in row_stems]
+    named = [i for i, hit in enumerate(hits) if hit == max(hits)]
+    asked = set(content_stems(question)) | numbers(question)
+    # What the answer adds to the question, less column names ("the level's value is 40").
+    answer_stems = (set(content_stems(answer)) | numbers(answer)) - asked - header_stems
+    if not answer_stems:
+        return None
+    holding = [i for i, stems in enumerate(row_stems) if answer_stems <= stems]
+    if not holding or any(i in named for i in holding):
+        return None
+    return WrongRow(named=rows[named[0]], found=rows[holding[0]])
+
+
+def _table(passage: str) -> tuple[str, list[str]] | None:
+    """The header and data rows of a passage that is a table, or None. A table: at least three lines
+    that one separator splits into cells, and nearly every line does (a table's title, the line
+    before its header, does not; rows may leave trailing cells out)."""
+    lines = [line.strip() for line in passage.splitlines() if line.strip()]
+    for is_row in _ROW_TESTS:
+        cells = [i for i, line in enumerate(lines) if is_row(line)]
+        if len(cells) >= _MIN_ROWS + 1 and len(cells) >= 0.8 * len(lines) - 1:
+            return lines[cells[0]], [lines[i] for i in cells[1:]]
+    return None

@@ -1,0 +1,116 @@
+"""An answer taken from another row of a table than the one the question names is refused."""
+
+from __future__ import annotations
+
+import pytest
+from citedesk_engine.answer.table_rows import wrong_row
+from citedesk_engine.answer.verify import ClaimVerifier
+from citedesk_engine.config import VerifyConfig
+
+# The Python logging HOWTO's table (a Sphinx HTML table, as the HTML extractor writes it, with its
+# title line from the unit's section).
+LEVELS = (
+    "Logging Levels\n"
+    "Level | Numeric value\n"
+    "logging.CRITICAL | 50\n"
+    "logging.ERROR | 40\n"
+    "logging.WARNING | 30\n"
+    "logging.INFO | 20\n"
+    "logging.DEBUG | 10\n"
+    "logging.NOTSET | 0"
+)
+# Debian's release table (distro-info-data), as a CSV unit with its header as context.
+RELEASES = (
+    "debian.csv\n"
+    "version,codename,series,created,release,eol\n"
+    "10,Buster,buster,2017-06-17,2019-07-06,2022-09-10\n"
+    '11,Bullseye,bullseye,2019-07-06,2021-08-14,"2024-08-14"\n'
+    "12,Bookworm,bookworm,2021-08-14,2023-06-10,"
+)
+
+
+class AcceptingJudge:
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        return 1.0
+
+
+def gate() -> ClaimVerifier:
+    judge = AcceptingJudge()
+    return ClaimVerifier(VerifyConfig(), None, lambda: judge)
+
+
+def test_a_value_of_the_next_row_is_refused_and_the_named_rows_value_accepted() -> None:
+    question = "What is the numeric value of the WARNING level?"
+    row = wrong_row("40", LEVELS, question)
+    assert row is not None
+    assert row.named == "logging.WARNING | 30" and row.found == "logging.ERROR | 40"
+    assert wrong_row("30", LEVELS, question) is None
+    assert wrong_row("The WARNING level has the numeric value 30.", LEVELS, question) is None
+    wrong = gate().check("40", [LEVELS], question)
+    assert not wrong.supported and wrong.check == "guard: table row"
+    assert "logging.WARNING | 30" in wrong.method
+    assert gate().check("30", [LEVELS], question).supported
+
+
+def test_a_sentence_answer_from_the_wrong_row_is_refused_too() -> None:
+    verdict = gate().check(
+        "The WARNING level has the numeric value 40.", [LEVELS], "What numeric value does WARNING have?"
+    )
+    assert not verdict.supported and verdict.check == "guard: table row"
+
+
+def test_a_csv_row_is_named_by_a_number_of_the_question() -> None:
+    question = "What is the codename of Debian 12?"
+    row = wrong_row("Bullseye", RELEASES, question)
+    assert row is not None and row.named.startswith("12,Bookworm")
+    assert wrong_row("Bookworm", RELEASES, question) is None
+
+
+def test_rows_that_leave_trailing_cells_out_are_rows() -> None:
+    # debian.csv's rows of releases not yet out have four cells of eight; Forky has no end of life,
+    # and Trixie's was given for it.
+    releases = (
+        "debian.csv\n"
+        "version,codename,series,created,release,eol,eol-lts,eol-elts\n"
+        "13,Trixie,trixie,2023-06-10,2025-08-09,2028-08-09,2030-06-30,2035-06-30\n"
+        "14,Forky,forky,2025-08-09\n"
+        "15,Duke,duke,2027-08-01\n"
+        ",Sid,sid,1993-08-16"
+    )
+    row = wrong_row("2030-06-30", releases, "When will Debian 14 Forky reach end of life?")
+    assert row is not None and row.named == "14,Forky,forky,2025-08-09"
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        # Comparing or ordering rows: the answer is rightly from another row than the one named.
+        ("logging.ERROR", "Which level comes after logging.WARNING in severity?"),
+        ("logging.CRITICAL", "Which level has the highest numeric value?"),
+        ("logging.ERROR", "Which level is more severe than logging.WARNING?"),
+        # The question names no row (its words are column names or in every row).
+        ("Numeric value", "What does the table give for each level?"),
+        # The question names the row by the answer's own cell.
+        ("logging.ERROR", "Which level has the numeric value 40?"),
+    ],
+)
+def test_questions_about_more_than_one_row_or_none_are_not_checked(answer: str, question: str) -> None:
+    assert wrong_row(answer, LEVELS, question) is None
+
+
+def test_prose_is_not_a_table() -> None:
+    prose = (
+        "The buyer, in all cases, shall pay\n"
+        "the seller, the agent, and the bank\n"
+        "within thirty days, or, if not, the\n"
+        "interest accrues, at five percent."
+    )
+    assert wrong_row("the agent", prose, "Whom must the buyer pay within thirty days?") is None
+    assert wrong_row("40", "One level is ERROR | 40 and another is WARNING | 30.", "WARNING?") is None
+
+
+def test_an_answer_in_no_single_row_or_in_the_header_is_not_checked() -> None:
+    question = "What is the numeric value of the WARNING level?"
+    assert wrong_row("30 or 40", LEVELS, question) is None
+    assert wrong_row("Numeric value", LEVELS, question) is None
+    assert wrong_row("40", LEVELS, "") is None
