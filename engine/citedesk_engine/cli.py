@@ -367,7 +367,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
                 "char_start": s.char_start,
                 "char_end": s.char_end,
                 "section": s.section,
-                "boxes": [[b.page, b.x0, b.y0, b.x1, b.y1] for b in s.boxes],
+                "boxes": [b.as_row() for b in s.boxes],
             }
             for s in answer.sources
         ],

@@ -30,7 +30,13 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
         decision=Decision(data.get("decision", Decision.ANSWERED.value)),
         text=str(data.get("text", "")),
         claims=tuple(
-            Claim(**{**_known(Claim, c), "sources": tuple(c.get("sources", ()))})
+            Claim(
+                **{
+                    **_known(Claim, c),
+                    "sources": tuple(c.get("sources", ())),
+                    "evidence": tuple((str(u), int(a), int(b)) for u, a, b in c.get("evidence", ())),
+                }
+            )
             for c in data.get("claims", [])
         ),
         sources=tuple(_source(s) for s in data.get("sources", [])),

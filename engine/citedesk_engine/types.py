@@ -15,6 +15,14 @@ class Box:
     y0: float
     x1: float
     y1: float
+    # The characters of the document's text whose words the box holds (one drawn line of a passage),
+    # so a sentence of the passage can be marked on the page; -1 in libraries built before 0.5.0.
+    start: int = -1
+    end: int = -1
+
+    def as_row(self) -> list[float | int]:
+        """The box as stored and printed: [page, x0, y0, x1, y1, start, end]."""
+        return [self.page, self.x0, self.y0, self.x1, self.y1, self.start, self.end]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +172,9 @@ class Claim:
     sources: tuple[str, ...]  # unit ids of the passages the claim cites
     method: str  # which check decided: e.g. "supported: aligned 0.86, semantic 0.71" or "guard: number"
     score: float
+    # Where in its cited passages the claim stands (answer/evidence_spans.py): (unit id, start, end),
+    # character offsets into the document's text like a SourceRef's, within that passage.
+    evidence: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,8 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path, window: Mai
         timeout=30_000,
     )
     assert window.evidence.page == 2 and window.evidence.highlighted_boxes >= 1
+    # The lines of the sentence the claim stands on are marked strongly, not the whole passage alike.
+    assert 1 <= window.evidence.strong_boxes <= window.evidence.highlighted_boxes
     assert "page 2" in window.evidence.header.text()
     details = window.evidence.details.text()
     assert "Found by" in details and "fused" in details and "Verified" in details

@@ -201,6 +201,37 @@ def test_a_passage_addressed_to_an_ai_and_a_documents_warnings_are_shown_above_i
     assert viewer.warning.isHidden()
 
 
+def test_the_table_row_a_claim_stands_on_is_marked_strongly_over_its_lightly_marked_passage(qtbot) -> None:
+    """The logging HOWTO's table lit up whole, the cited level's row and the others alike."""
+    from citedesk_desktop.widgets.evidence_viewer import HIGHLIGHT, PASSAGE
+    from citedesk_engine.types import Answer, Claim, Decision
+
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    text = (
+        "Logging levels\n\nLevel | Numeric value\nCRITICAL | 50\nERROR | 40\nWARNING | 30\nINFO | 20\n\nEnd."
+    )
+    start = text.index("Level |")
+    end = text.index("\n\nEnd")
+    row = text.index("WARNING | 30")
+    source = SourceRef("u1", "/docs/howto.html", "/docs/howto.html", None, (), start, end, text[start:end])
+    claim = Claim("30", True, ("u1",), "the passage's answer", 1.0, (("u1", row, row + 12),))
+    elsewhere = Claim("40", True, ("u9",), "the passage's answer", 1.0, (("u9", 0, 5),))
+    claims = (claim, elsewhere)
+    answer = Answer("What is WARNING's value?", Decision.ANSWERED, "30 [1]", claims, (source,), (), ())
+    viewer.show_source(source, answer)
+    assert viewer.claim_spans == ((row, row + 12),)  # the other unit's claim is not this one's
+    viewer.show_text("/docs/howto.html", text)
+    marked = [(s.cursor.selectedText(), s.format.background().color()) for s in viewer.text.extraSelections()]
+    assert marked[0][1] == PASSAGE and marked[0][0].startswith("Level | Numeric value")
+    assert marked[-1] == ("WARNING | 30", HIGHLIGHT)
+    assert viewer.text.textCursor().position() == row
+    # Without an answer (or claims that say where they stand) the passage is marked as before.
+    viewer.show_source(source)
+    viewer.show_text("/docs/howto.html", text)
+    assert [s.format.background().color() for s in viewer.text.extraSelections()] == [HIGHLIGHT]
+
+
 def test_the_trace_names_the_refusal_as_the_refusal_card_does(qtbot) -> None:
     """The real-window session: the card said "faithfulness" where the trace said "verify"."""
     from citedesk_desktop.widgets.trace_view import TraceView

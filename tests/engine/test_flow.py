@@ -15,6 +15,7 @@ from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
 from citedesk_engine.events import TokenDelta
 from citedesk_engine.languages import identify
+from citedesk_engine.serialize import answer_from_plain, plain
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from citedesk_engine.types import Candidate, Decision, EvidenceUnit, Retrieval, Stage
 
@@ -246,3 +247,14 @@ def test_a_rewrite_spelling_a_hyphenated_word_as_one_is_trusted() -> None:
     assert (
         resolved.how == "rewritten" and resolved.searched == "What is Wolfgang Viechtbauer's email address?"
     )
+
+
+def test_an_answers_claims_carry_where_they_stand_and_keep_it_when_stored() -> None:
+    flow = make_flow(Replies("The University of Paris [1]."), 0.95, [])
+    answer = flow.ask("Where did Marie Curie study?", k=2)
+    (claim,) = answer.claims
+    assert claim.supported
+    ((unit_id, a, b),) = claim.evidence
+    passage = next(s.passage for s in answer.sources if s.unit_id == unit_id)
+    assert passage[a:b] == "She studied at the University of Paris, where she later taught physics."
+    assert answer_from_plain(plain(answer)).claims == answer.claims

@@ -82,6 +82,11 @@ def test_mixed_folder_and_every_bad_input(fake_engine: Engine, tmp_path: Path) -
     pdf_units = fake_engine.units(files["report.pdf"].document)
     assert {u.page for u in pdf_units} == {1, 2} and all(u.boxes for u in pdf_units)
     assert all(b.page == u.page for u in pdf_units for b in u.boxes)
+    # Each line's box knows its characters (stored and read back), so a sentence can be marked.
+    for unit in pdf_units:
+        assert all(unit.char_start <= b.start < b.end <= unit.char_end for b in unit.boxes)
+        assert [b.start for b in unit.boxes] == sorted(b.start for b in unit.boxes)
+        assert unit.boxes[0].start == unit.char_start and unit.boxes[-1].end == unit.char_end
     assert fake_engine.structure(files["deck.pptx"].document)[0].label == "Roadmap"
 
 

@@ -7,7 +7,7 @@ import html
 from pathlib import Path
 
 from citedesk_engine.answer.asides import AsideKind, asides
-from citedesk_engine.types import Answer, SourceRef
+from citedesk_engine.types import Answer, Box, SourceRef
 from PySide6.QtCore import QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
@@ -24,6 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 HIGHLIGHT = QColor(255, 213, 79, 110)
+# The rest of a cited passage, when the sentences or table rows its claims stand on are known
+# (Claim.evidence): those are HIGHLIGHT, the passage around them this lighter shade.
+PASSAGE = QColor(255, 213, 79, 45)
 PLANTED = QColor(229, 115, 115, 90)  # text addressed to an AI inside a cited passage: struck through
 
 
@@ -34,8 +37,11 @@ class EvidenceViewer(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.source: SourceRef | None = None
+        # Where the verified claims citing the source stand in it (document offsets), marked strongly.
+        self.claim_spans: tuple[tuple[int, int], ...] = ()
         self.shown: tuple[str, int] | None = None  # the document and page the picture shows
         self.highlighted_boxes = 0
+        self.strong_boxes = 0  # of those, the lines of the claims' sentences (marked strongly)
         self.page = 0
         self.pages = 0
         self.zoom = 1.5
@@ -126,6 +132,17 @@ class EvidenceViewer(QWidget):
             self.shown = None
             self.image.clear()
         self.source = source
+        self.claim_spans = tuple(
+            sorted(
+                {
+                    (start, end)
+                    for claim in (answer.claims if answer is not None else ())
+                    if claim.supported
+                    for unit_id, start, end in claim.evidence
+                    if unit_id == source.unit_id and source.char_start <= start < end <= source.char_end
+                }
+            )
+        )
         self.details.setText(_provenance(source, answer))
         self._show_warnings(source)
         self._show_header(source.page)
@@ -184,16 +201,23 @@ class EvidenceViewer(QWidget):
         pixmap = QPixmap()
         pixmap.loadFromData(png, "PNG")
         first_box_y = None
+        self.strong_boxes = 0
         if page == self.source.page:
             painter = QPainter(pixmap)
-            for box in self.source.boxes:
-                if box.page == page:
-                    rect = QRectF(
-                        box.x0 * scale, box.y0 * scale, (box.x1 - box.x0) * scale, (box.y1 - box.y0) * scale
-                    )
-                    painter.fillRect(rect, HIGHLIGHT)
+            boxes = [box for box in self.source.boxes if box.page == page]
+            # The lines of the claims' sentences strongly, the rest of the passage lightly; where no
+            # line is known to hold them (a library built before boxes knew their characters), the
+            # whole passage as before. The view opens at the first strong line.
+            strong = {box for box in boxes if self._holds_claim(box)}
+            for box in boxes:
+                rect = QRectF(
+                    box.x0 * scale, box.y0 * scale, (box.x1 - box.x0) * scale, (box.y1 - box.y0) * scale
+                )
+                painter.fillRect(rect, HIGHLIGHT if box in strong or not strong else PASSAGE)
+                if box in strong or not strong:
                     first_box_y = rect.top() if first_box_y is None else min(first_box_y, rect.top())
             painter.end()
+            self.strong_boxes = len(strong)
         ratio = self.devicePixelRatioF()
         pixmap.setDevicePixelRatio(ratio)
         if first_box_y is not None:
@@ -226,6 +250,9 @@ class EvidenceViewer(QWidget):
         if bar.maximum() >= self._scroll_to or settled:
             self._scroll_to = None
 
+    def _holds_claim(self, box: Box) -> bool:
+        return box.start >= 0 and any(box.start < end and start < box.end for start, end in self.claim_spans)
+
     def show_text(self, document: str, text: str) -> None:
         if self.source is None or document != self.source.document:
             return
@@ -239,15 +266,17 @@ class EvidenceViewer(QWidget):
             for a in asides(text[start:end])
             if a.kind is AsideKind.INSTRUCTION
         ]
+        # With the claims' sentences or rows known, those are marked strongly over a light passage.
+        passage_colour = PASSAGE if self.claim_spans else HIGHLIGHT
         position = start
         for a, b in [*planted, (end, end)]:
-            selections.append(self._selection(position, a, HIGHLIGHT, strike=False))
-            if b > a:
-                selections.append(self._selection(a, b, PLANTED, strike=True))
+            selections.append(self._selection(position, a, passage_colour, strike=False))
             position = b
+        selections += [self._selection(a, b, HIGHLIGHT, strike=False) for a, b in self.claim_spans]
+        selections += [self._selection(a, b, PLANTED, strike=True) for a, b in planted]  # drawn last
         self.text.setExtraSelections([s for s in selections if s is not None])
         view = QTextCursor(self.text.document())
-        view.setPosition(self.source.char_start)
+        view.setPosition(self.claim_spans[0][0] if self.claim_spans else self.source.char_start)
         self.text.setTextCursor(view)
         self.text.centerCursor()
 

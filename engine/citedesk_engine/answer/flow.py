@@ -25,6 +25,7 @@ from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, Sour
 from .asides import AsideKind, asides, asserted
 from .claims import sentences, split_claims
 from .conflicts import find_conflicts
+from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
 from .polar import polar_answer
@@ -245,6 +246,7 @@ class AnswerFlow:
 
     def _verify(self, question: str, text: str, context: Sequence[Candidate]) -> tuple[list[Claim], int]:
         claims = []
+        units = {c.unit.unit_id: c.unit for c in context}
         for raw in split_claims(text):
             shown, checked, asked, polarity = raw.text, raw.text, question, ""
             polar = polar_answer(question, raw.text)
@@ -271,7 +273,12 @@ class AnswerFlow:
                 elif not cited:
                     verdict = retry  # the only check there was: its reason is the one to show
             method = verdict.method + (polarity if verdict.supported else "")
-            claims.append(Claim(shown, verdict.supported, sources, method, verdict.score))
+            evidence = tuple(
+                (unit_id, start, end)
+                for unit_id in sources
+                for start, end in unit_spans(checked, units[unit_id], asked)
+            )
+            claims.append(Claim(shown, verdict.supported, sources, method, verdict.score, evidence))
         removed = sum(1 for c in claims if not c.supported)
         return claims, removed
 

@@ -50,37 +50,66 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     table = _table(passage)
     if table is None:
         return None
-    header, rows = table
+    header, spans = table
+    rows = [passage[a:b] for a, b in spans]
     header_stems = set(content_stems(header))
-    row_stems = [set(content_stems(row)) | numbers(row) for row in rows]
+    row_stems = [_stems(row) for row in rows]
     # The question's words that pick rows: in some data rows but not all, and not a column name.
     keys = {
         s
-        for s in set(content_stems(question)) | numbers(question)
+        for s in _stems(question)
         if s not in header_stems and 0 < sum(s in stems for stems in row_stems) < len(rows)
     }
     if not keys:
         return None
     hits = [len(keys & stems) for stems in row_stems]
     named = [i for i, hit in enumerate(hits) if hit == max(hits)]
-    asked = set(content_stems(question)) | numbers(question)
-    # What the answer adds to the question, less column names ("the level's value is 40").
-    answer_stems = (set(content_stems(answer)) | numbers(answer)) - asked - header_stems
-    if not answer_stems:
+    wanted = _added(answer, question, header_stems)
+    if not wanted:
         return None
-    holding = [i for i, stems in enumerate(row_stems) if answer_stems <= stems]
+    holding = [i for i, stems in enumerate(row_stems) if wanted <= stems]
     if not holding or any(i in named for i in holding):
         return None
     return WrongRow(named=rows[named[0]], found=rows[holding[0]])
 
 
-def _table(passage: str) -> tuple[str, list[str]] | None:
-    """The header and data rows of a passage that is a table, or None. A table: at least three lines
-    that one separator splits into cells, and nearly every line does (a table's title, the line
-    before its header, does not; rows may leave trailing cells out)."""
-    lines = [line.strip() for line in passage.splitlines() if line.strip()]
+def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int, int]] | None:
+    """Where in `passage` (offsets into it) the data rows that hold `answer` stand: every word the
+    answer adds to the question and the column names is in the row. None when the passage is not a
+    table; an empty list when no single row holds the answer."""
+    table = _table(passage)
+    if table is None:
+        return None
+    header, spans = table
+    wanted = _added(answer, question, set(content_stems(header)))
+    if not wanted:
+        return []
+    return [(a, b) for a, b in spans if wanted <= _stems(passage[a:b])]
+
+
+def _stems(text: str) -> set[str]:
+    return set(content_stems(text)) | numbers(text)
+
+
+def _added(answer: str, question: str, header_stems: set[str]) -> set[str]:
+    """What the answer adds to the question, less column names ("the level's value is 40": 40)."""
+    return _stems(answer) - _stems(question) - header_stems
+
+
+def _table(passage: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """The header and the data rows (offsets into the passage) of a passage that is a table, or
+    None. A table: at least three lines that one separator splits into cells, and nearly every line
+    does (a table's title, the line before its header, does not; rows may leave trailing cells out)."""
+    lines, offset = [], 0
+    for line in passage.splitlines(keepends=True):
+        text = line.strip()
+        if text:
+            start = offset + line.index(text)
+            lines.append((start, start + len(text)))
+        offset += len(line)
     for is_row in _ROW_TESTS:
-        cells = [i for i, line in enumerate(lines) if is_row(line)]
+        cells = [(a, b) for a, b in lines if is_row(passage[a:b])]
         if len(cells) >= _MIN_ROWS + 1 and len(cells) >= 0.8 * len(lines) - 1:
-            return lines[cells[0]], [lines[i] for i in cells[1:]]
+            (a, b), *rows = cells
+            return passage[a:b], rows
     return None

@@ -57,7 +57,7 @@ _UNIT_COLUMNS = (
 
 
 def _unit_row(unit: EvidenceUnit) -> tuple[object, ...]:
-    boxes = json.dumps([[b.page, b.x0, b.y0, b.x1, b.y1] for b in unit.boxes])
+    boxes = json.dumps([b.as_row() for b in unit.boxes])
     return (
         unit.unit_id,
         unit.document,

@@ -73,7 +73,7 @@ class VectorStore:
             "char_start": [u.char_start for u in units],
             "char_end": [u.char_end for u in units],
             "page": [u.page for u in units],
-            "boxes": [json.dumps([[b.page, b.x0, b.y0, b.x1, b.y1] for b in u.boxes]) for u in units],
+            "boxes": [json.dumps([b.as_row() for b in u.boxes]) for u in units],
             "scripts": [",".join(u.scripts) for u in units],
         }
         flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1))

@@ -58,7 +58,7 @@ def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int)
     i = max(0, bisect.bisect_right(starts, start) - 1)
     boxes: list[Box] = []
     current: list[float] | None = None
-    page = 0
+    page = first = last = 0
     while i < len(words) and words[i].start < end:
         w = words[i]
         i += 1
@@ -74,9 +74,10 @@ def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int)
             current = [current[0], min(current[1], w.y0), max(current[2], w.x1), max(current[3], w.y1)]
         else:
             if current is not None:
-                boxes.append(Box(page, *current))
+                boxes.append(Box(page, *current, first, last))
             current = [w.x0, w.y0, w.x1, w.y1]
-            page = w.page
+            page, first = w.page, max(start, w.start)
+        last = min(end, w.end)
     if current is not None:
-        boxes.append(Box(page, *current))
+        boxes.append(Box(page, *current, first, last))
     return tuple(boxes)

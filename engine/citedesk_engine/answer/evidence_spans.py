@@ -1,0 +1,61 @@
+"""Where in a cited passage a claim stands: the rows or sentences the evidence viewer marks strongly.
+
+A unit is a few hundred words; the claim usually rests on one sentence of it, or one row of a table.
+The viewer highlights the whole unit lightly and these spans strongly, so a reader sees at once what
+the answer was taken from (a table unit used to light up whole, the right value's row and the wrong
+one's alike). The spans are found the way the gate reads the passage: for a table, the rows holding
+every word the answer adds to the question (table_rows.py); otherwise the one to three consecutive
+sentences holding most of the claim's words (for a short answer, of the words it adds to the
+question), as few as hold them, the question's own words breaking ties. None are given when no
+sentence holds any of them: the viewer then marks the unit alone rather than a wrong sentence.
+"""
+
+from __future__ import annotations
+
+from ..types import EvidenceUnit
+from .claims import sentence_spans
+from .table_rows import answer_rows
+from .text import content_stems, numbers
+
+_MOST_SENTENCES = 3
+
+
+def unit_spans(claim: str, unit: EvidenceUnit, question: str = "") -> tuple[tuple[int, int], ...]:
+    """Where `claim` stands in `unit`, as character offsets into its document's text. Read with the
+    unit's context, as the gate reads it: a block of a table's rows is a table under its header."""
+    text = unit.index_text
+    shift = len(text) - len(unit.passage)  # index_text ends with the passage
+    return tuple(
+        (unit.char_start + start - shift, unit.char_start + end - shift)
+        for start, end in supporting_spans(claim, text, question)
+        if start >= shift
+    )
+
+
+def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tuple[int, int], ...]:
+    """Offsets into `passage` of the rows or sentences that carry `claim`, in passage order."""
+    rows = answer_rows(claim, passage, question)
+    if rows is not None:
+        return tuple(rows)
+    asked = _stems(question)
+    wanted = _stems(claim) - asked or _stems(claim)
+    if not wanted:
+        return ()
+    parts = sentence_spans(passage)
+    stems = [_stems(passage[a:b]) for a, b in parts]
+    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
+    for size in range(1, _MOST_SENTENCES + 1):
+        for first in range(0, len(parts) - size + 1):
+            held = set().union(*stems[first : first + size])
+            # Most of the claim's words, then the fewest sentences, then most of the question's.
+            score = (len(wanted & held), -size, len(asked & held))
+            if score[0] and (best is None or score > best[0]):
+                best = (score, (first, first + size))
+    if best is None:
+        return ()
+    first, last = best[1]
+    return ((parts[first][0], parts[last - 1][1]),)
+
+
+def _stems(text: str) -> set[str]:
+    return set(content_stems(text)) | numbers(text)

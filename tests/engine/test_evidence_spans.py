@@ -1,0 +1,60 @@
+"""Where in a cited passage a claim stands: the sentence or table row the viewer marks strongly."""
+
+from __future__ import annotations
+
+from citedesk_engine.answer.evidence_spans import supporting_spans, unit_spans
+from citedesk_engine.types import EvidenceUnit
+
+CATS = (
+    "Cats sleep 15 hours a day. A tabby is a domestic cat with a striped coat. The first cat show was "
+    "held in London in 1871, thousands of years after cats were first tamed in 7500 BC."
+)
+
+
+def spanned(claim: str, passage: str, question: str = "") -> list[str]:
+    return [passage[a:b] for a, b in supporting_spans(claim, passage, question)]
+
+
+def test_a_short_answer_stands_in_the_sentence_that_holds_it() -> None:
+    assert spanned("1871", CATS, "When was the first cat show held?") == [
+        "The first cat show was held in London in 1871, thousands of years after cats were first tamed "
+        "in 7500 BC."
+    ]
+    assert spanned("15 hours a day", CATS, "How long do cats sleep?") == ["Cats sleep 15 hours a day."]
+
+
+def test_a_sentence_claim_spans_the_sentences_that_carry_its_words() -> None:
+    assert spanned("A tabby is a domestic cat with a striped coat.", CATS) == [
+        "A tabby is a domestic cat with a striped coat."
+    ]
+    both = spanned("Cats sleep 15 hours a day, and a tabby has a striped coat.", CATS)
+    assert both == ["Cats sleep 15 hours a day. A tabby is a domestic cat with a striped coat."]
+
+
+def test_no_span_when_no_sentence_holds_the_claims_words() -> None:
+    assert spanned("Dogs bark at night.", CATS) == []
+    assert spanned("", CATS) == []
+
+
+def test_a_table_answer_stands_in_its_row_even_in_a_block_without_the_header() -> None:
+    # A block of a table's rows further down: the header is the unit's context, not its passage.
+    text = "Level | Numeric value\nCRITICAL | 50\nERROR | 40\nWARNING | 30\nINFO | 20\nDEBUG | 10"
+    passage = "WARNING | 30\nINFO | 20\nDEBUG | 10"
+    start = text.index(passage)
+    unit = EvidenceUnit(
+        "v-00003",
+        "/docs/howto.html",
+        "v",
+        3,
+        passage,
+        start,
+        start + len(passage),
+        section="Logging Levels",
+        context="Level | Numeric value",
+    )
+    ((a, b),) = unit_spans("30", unit, "What is the numeric value of the WARNING level?")
+    assert text[a:b] == "WARNING | 30"
+    ((a, b),) = unit_spans("20", unit, "What is the numeric value of the INFO level?")
+    assert text[a:b] == "INFO | 20"
+    # An answer no single row holds: the unit is marked alone.
+    assert unit_spans("30 and 20", unit, "What are the values of WARNING and INFO?") == ()
