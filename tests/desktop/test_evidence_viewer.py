@@ -248,3 +248,50 @@ def test_the_trace_names_the_refusal_as_the_refusal_card_does(qtbot) -> None:
     trace.show_answer(Answer("Q?", Decision.REFUSED, "", (), (), (), stages, refusal))
     labels = [trace.tree.topLevelItem(i).text(0) for i in range(trace.tree.topLevelItemCount())]
     assert labels == ["retrieve", "generate", "verify  ◀ refused here (faithfulness)"]
+
+
+def test_long_trace_rows_are_whole_in_their_tooltips_and_copied_whole(qtbot) -> None:
+    """The real-window sessions: figures and claims were cut off at the tree's edge."""
+    from citedesk_desktop.widgets.trace_view import TraceView
+    from citedesk_engine.types import Answer, Decision, StageTrace
+    from PySide6.QtGui import QGuiApplication
+
+    trace = TraceView()
+    qtbot.addWidget(trace)
+    method = "guard: table row: the question is about 'WARNING | 30', the answer is from 'ERROR | 40' " * 5
+    stages = (
+        StageTrace("fuse", 100, 63, 0.9, {"fusion": "scores", "lexical_weight": 0.6, "note": "x" * 200}),
+        StageTrace("verify", 1, 0, 20.0, {"claims": [{"text": "40", "supported": False, "method": method}]}),
+    )
+    trace.show_answer(Answer("Q?", Decision.ANSWERED, "", (), (), (), stages))
+    fuse = trace.tree.topLevelItem(0)
+    assert fuse.text(4).endswith("…") and fuse.toolTip(4).endswith("x" * 200)
+    claim = trace.tree.topLevelItem(1).child(0).child(0)
+    assert method.strip() in claim.toolTip(4) and len(claim.text(4)) <= 300
+    claim.setSelected(True)
+    trace.copy_selected()
+    assert method.strip() in QGuiApplication.clipboard().text()
+
+
+def test_a_csv_or_text_citation_says_which_lines_of_the_file_it_is(qtbot) -> None:
+    """The header said "text" for a CSV row: where in the file was it?"""
+    viewer = EvidenceViewer()
+    qtbot.addWidget(viewer)
+    text = "version,codename\n10,Buster\n11,Bullseye\n12,Bookworm\n"
+    start, end = text.index("11,"), text.index("12,Bookworm") + len("12,Bookworm")
+    csv = SourceRef(
+        "u1", "/docs/debian.csv", "/docs/debian.csv", None, (), start, end, text[start:end], "debian.csv"
+    )
+    viewer.show_source(csv)
+    viewer.show_text("/docs/debian.csv", text)
+    assert "debian.csv</b>, lines 3–4 ·" in viewer.header.text()
+    notes = SourceRef("u2", "/docs/notes.txt", "/docs/notes.txt", None, (), 0, 5, "First", "Intro")
+    viewer.show_source(notes)
+    assert ", Intro ·" in viewer.header.text()  # until its text is shown
+    viewer.show_text("/docs/notes.txt", "First line\nSecond line\n")
+    assert ", Intro, line 1 ·" in viewer.header.text()
+    # HTML, Word and the like are not stored line for line: their section stands alone.
+    page = SourceRef("u3", "/docs/howto.html", "/docs/howto.html", None, (), 0, 5, "Level", "Logging Levels")
+    viewer.show_source(page)
+    viewer.show_text("/docs/howto.html", "Level | Numeric value\nERROR | 40")
+    assert ", Logging Levels ·" in viewer.header.text()

@@ -7,6 +7,7 @@ import html
 from pathlib import Path
 
 from citedesk_engine.answer.asides import AsideKind, asides
+from citedesk_engine.ingest.extract import keeps_lines
 from citedesk_engine.types import Answer, Box, SourceRef
 from PySide6.QtCore import QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
@@ -39,6 +40,7 @@ class EvidenceViewer(QWidget):
         self.source: SourceRef | None = None
         # Where the verified claims citing the source stand in it (document offsets), marked strongly.
         self.claim_spans: tuple[tuple[int, int], ...] = ()
+        self._lines: tuple[int, int] | None = None  # the file's lines the passage spans (text, code, CSV)
         self.shown: tuple[str, int] | None = None  # the document and page the picture shows
         self.highlighted_boxes = 0
         self.strong_boxes = 0  # of those, the lines of the claims' sentences (marked strongly)
@@ -132,6 +134,7 @@ class EvidenceViewer(QWidget):
             self.shown = None
             self.image.clear()
         self.source = source
+        self._lines = None
         self.claim_spans = tuple(
             sorted(
                 {
@@ -181,6 +184,10 @@ class EvidenceViewer(QWidget):
         if not source.page:
             titled = source.section and source.section != Path(source.path).name  # a CSV's own name
             where = source.section if titled else "text"
+            if self._lines is not None:
+                first, last = self._lines
+                lines = f"line {first}" if first == last else f"lines {first}–{last}"
+                where = f"{where}, {lines}" if titled else lines
         elif page == source.page:
             where = f"page {source.page}"
         else:
@@ -257,6 +264,11 @@ class EvidenceViewer(QWidget):
         if self.source is None or document != self.source.document:
             return
         self.text.setPlainText(text)
+        if keeps_lines(Path(self.source.path).suffix):
+            # A CSV row, a text or code line: where the user finds it in the file itself.
+            first = text.count("\n", 0, self.source.char_start) + 1
+            self._lines = (first, first + text.count("\n", self.source.char_start, self.source.char_end))
+            self._show_header(None)
         selections = []
         # The passage is highlighted as evidence, but for text addressed to an AI in it: that is
         # struck through, never evidence.

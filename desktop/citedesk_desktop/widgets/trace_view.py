@@ -6,8 +6,17 @@ from __future__ import annotations
 import json
 
 from citedesk_engine.types import Answer, StageTrace
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 COLUMNS = ["Stage", "In", "Out", "ms", "Figures"]
 REFUSED = QColor(230, 81, 0)
@@ -23,11 +32,18 @@ class TraceView(QWidget):
         self.tree.setColumnCount(len(COLUMNS))
         self.tree.setHeaderLabels(COLUMNS)
         self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         header = self.tree.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        # Figures and claims are long: the last column is as wide as its longest row and the tree
+        # scrolls sideways, each row's tooltip holds its whole text, and Ctrl+C copies a row.
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(False)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        copy = QShortcut(QKeySequence.StandardKey.Copy, self.tree)
+        copy.activated.connect(self.copy_selected)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.tree, 1)
@@ -63,6 +79,14 @@ class TraceView(QWidget):
             return "generate"
         return refusal.stage.value if refusal.stage.value in stages else stages[-1]
 
+    def copy_selected(self) -> None:
+        """The selected rows, their columns separated by tabs, whole (as the tooltips show them)."""
+        rows = [
+            "\t".join(item.toolTip(c) or item.text(c) for c in range(len(COLUMNS))).strip()
+            for item in self.tree.selectedItems()
+        ]
+        QGuiApplication.clipboard().setText("\n".join(rows))
+
     def clear(self) -> None:
         self.answer = None
         self.tree.clear()
@@ -85,6 +109,7 @@ def _item(trace: StageTrace, refused_as: str) -> QTreeWidgetItem:
             ", ".join(f"{k}={_short(v)}" for k, v in figures.items()),
         ]
     )
+    item.setToolTip(len(COLUMNS) - 1, ", ".join(f"{k}={_whole(v)}" for k, v in figures.items()))
     if refused:
         font = QFont()
         font.setBold(True)
@@ -95,11 +120,21 @@ def _item(trace: StageTrace, refused_as: str) -> QTreeWidgetItem:
         if isinstance(value, list):
             group = QTreeWidgetItem([f"{key} ({len(value)})"])
             for entry in value:
-                group.addChild(QTreeWidgetItem(["", "", "", "", _short(entry, 300)]))
+                group.addChild(_detail("", entry))
             item.addChild(group)
         elif isinstance(value, dict):
-            item.addChild(QTreeWidgetItem([key, "", "", "", _short(value, 300)]))
+            item.addChild(_detail(key, value))
     return item
+
+
+def _detail(key: str, value: object) -> QTreeWidgetItem:
+    row = QTreeWidgetItem([key, "", "", "", _short(value, 300)])
+    row.setToolTip(len(COLUMNS) - 1, _whole(value))
+    return row
+
+
+def _whole(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _short(value: object, limit: int = 80) -> str:

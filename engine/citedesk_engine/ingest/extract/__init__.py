@@ -91,6 +91,12 @@ def is_supported(extension: str) -> bool:
     return extension.lower() in SUPPORTED
 
 
+def keeps_lines(extension: str) -> bool:
+    """Whether the stored text of such a file is the file's own text, line for line (text, code, CSV),
+    so a position in it is a line number the user finds in their editor."""
+    return extension.lower() in _PLAIN | _CODE | {".csv", ".tsv"}
+
+
 def extract(data: bytes, extension: str, config: IngestConfig) -> ExtractedDocument:
     """Extract the text of one file; every failure is an ExtractionError with a plain-words reason."""
     ext = extension.lower()
