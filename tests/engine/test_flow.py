@@ -258,26 +258,3 @@ def test_an_answers_claims_carry_where_they_stand_and_keep_it_when_stored() -> N
     passage = next(s.passage for s in answer.sources if s.unit_id == unit_id)
     assert passage[a:b] == "She studied at the University of Paris, where she later taught physics."
     assert answer_from_plain(plain(answer)).claims == answer.claims
-
-
-def test_passages_the_reranker_judges_likely_to_answer_are_read_first() -> None:
-    from citedesk_engine.answer.gates import Relevance, reranker_first
-
-    def judged(name: str, rerank: float | None, relevant: bool = True) -> Relevance:
-        unit = EvidenceUnit(f"v-{name}", f"/docs/{name}.txt", "v", 0, name, 0, len(name))
-        return Relevance(Candidate(unit, {}, {}, 1.0, rerank), 0.5, 0.5, relevant, rerank)
-
-    # Fused ranking: a manual page the reranker doubts first, the CSV block it is sure of fourth.
-    ranking = [judged("manual", 0.16), judged("guide", 0.99), judged("notes", 0.8), judged("csv", 0.994)]
-    ranking.append(judged("off", 0.99, relevant=False))
-    order = [c.unit.unit_id for c in reranker_first(ranking, 0.7)]
-    assert order == ["v-guide", "v-notes", "v-csv", "v-manual"]
-    # Without the packaged reranker's probabilities (or its threshold) the ranking stands.
-    plain_ranking = [judged("a", None), judged("b", None)]
-    assert [c.unit.unit_id for c in reranker_first(plain_ranking, 0.7)] == ["v-a", "v-b"]
-    assert [c.unit.unit_id for c in reranker_first(ranking[:4], 0.0)] == [
-        "v-manual",
-        "v-guide",
-        "v-notes",
-        "v-csv",
-    ]

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 HIGHLIGHT = QColor(255, 213, 79, 110)
 # The rest of a cited passage, when the sentences or table rows its claims stand on are known
 # (Claim.evidence): those are HIGHLIGHT, the passage around them this lighter shade.
-PASSAGE = QColor(255, 213, 79, 35)
+PASSAGE = QColor(255, 213, 79, 45)
 PLANTED = QColor(229, 115, 115, 90)  # text addressed to an AI inside a cited passage: struck through
 
 

@@ -27,7 +27,7 @@ from .claims import sentences, split_claims
 from .conflicts import find_conflicts
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
-from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, reranker_first, script_gate
+from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
 from .text import content_stems
@@ -102,7 +102,7 @@ class AnswerFlow:
             self.config,
             calibrated_rerank=self.calibrated_rerank,
         )
-        relevant = reranker_first(judged, self.config.min_rerank)
+        relevant = [r.candidate for r in judged if r.relevant]
         run.record(
             "relevance",
             len(candidates),

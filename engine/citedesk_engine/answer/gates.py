@@ -118,18 +118,6 @@ def relevance_gate(
     )
 
 
-def reranker_first(judged: Sequence[Relevance], min_rerank: float) -> list[Candidate]:
-    """The relevant passages, those the packaged reranker judged likely to answer (its probability at
-    least `min_rerank`, the relevance gate's threshold) before the rest, each group in ranking order.
-    The generator reads the first few: fused with the retrievers' scores, a passage the reranker put
-    at 0.16 was read first and the one it put at 0.99 (a CSV row block, far in meaning from any
-    question by its embedding) was left out, and the model found no answer. Without a calibrated
-    reranker (rerank None) the ranking stands."""
-    relevant = [r for r in judged if r.relevant]
-    likely = [r for r in relevant if r.rerank is not None and 0 < min_rerank <= r.rerank]
-    return [r.candidate for r in likely] + [r.candidate for r in relevant if r not in likely]
-
-
 def authority_gate(
     candidates: Sequence[Candidate], tiers: dict[str, int], mode: str, floor: int
 ) -> tuple[list[Candidate], Refusal | None]:
