@@ -114,3 +114,22 @@ def test_an_answer_in_no_single_row_or_in_the_header_is_not_checked() -> None:
     assert wrong_row("30 or 40", LEVELS, question) is None
     assert wrong_row("Numeric value", LEVELS, question) is None
     assert wrong_row("40", LEVELS, "") is None
+
+
+def test_a_number_of_the_question_names_a_row_by_a_cell_not_by_part_of_a_date() -> None:
+    # "What is the codename of Debian 16?" (no such row) was answered "sid": the 16 of sid's date
+    # 1993-08-16 made it the row asked about.
+    releases = (
+        "debian.csv\n"
+        "version,codename,series,created\n"
+        "14,Forky,forky,2025-08-09\n"
+        "15,Duke,duke,2027-08-01\n"
+        ",Sid,sid,1993-08-16\n"
+        ",Experimental,experimental,1993-08-16"
+    )
+    assert wrong_row("sid", releases, "What is the codename of Debian 16?") is None  # names no row
+    row = wrong_row("Duke", releases, "What is the codename of Debian 14?")
+    assert row is not None and row.named.startswith("14,Forky")
+    # A whole date names its row.
+    row = wrong_row("Forky", releases, "Which release was created on 2027-08-01?")
+    assert row is not None and row.named.startswith("15,Duke")

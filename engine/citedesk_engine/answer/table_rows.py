@@ -25,6 +25,7 @@ _ROW_TESTS = (
     lambda line: "\t" in line,
     lambda line: len(_CSV_COMMA.findall(line)) >= 2,
 )
+_DATE = re.compile(r"\d+(?:[-:/]\d+)+")  # 1993-08-16, 11:59:01, 06/30/2025
 _MIN_ROWS = 2  # data rows under the header: one row is a record, not a choice between rows
 # Words that make a question about the order or comparison of rows, not about one row.
 _ACROSS_ROWS = re.compile(
@@ -54,15 +55,16 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     rows = [passage[a:b] for a, b in spans]
     header_stems = set(content_stems(header))
     row_stems = [_stems(row) for row in rows]
+    row_keys = [_keys(row) for row in rows]
     # The question's words that pick rows: in some data rows but not all, and not a column name.
     keys = {
         s
-        for s in _stems(question)
-        if s not in header_stems and 0 < sum(s in stems for stems in row_stems) < len(rows)
+        for s in _keys(question)
+        if s not in header_stems and 0 < sum(s in found for found in row_keys) < len(rows)
     }
     if not keys:
         return None
-    hits = [len(keys & stems) for stems in row_stems]
+    hits = [len(keys & found) for found in row_keys]
     named = [i for i, hit in enumerate(hits) if hit == max(hits)]
     wanted = _added(answer, question, header_stems)
     if not wanted:
@@ -89,6 +91,14 @@ def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int
 
 def _stems(text: str) -> set[str]:
     return set(content_stems(text)) | numbers(text)
+
+
+def _keys(text: str) -> set[str]:
+    """The words of a row or question that can name a row: a date or time counts whole, never by its
+    parts ("Debian 16" is not sid's row for the 16 of its date 1993-08-16)."""
+    figures = set(_DATE.findall(text))
+    rest = _DATE.sub(" ", text)
+    return set(content_stems(rest)) | numbers(rest) | figures
 
 
 def _added(answer: str, question: str, header_stems: set[str]) -> set[str]:
