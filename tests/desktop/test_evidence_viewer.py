@@ -203,8 +203,13 @@ def test_a_passage_addressed_to_an_ai_and_a_documents_warnings_are_shown_above_i
 
 def test_the_table_row_a_claim_stands_on_is_marked_strongly_over_its_lightly_marked_passage(qtbot) -> None:
     """The logging HOWTO's table lit up whole, the cited level's row and the others alike."""
-    from citedesk_desktop.widgets.evidence_viewer import HIGHLIGHT, PASSAGE
-    from citedesk_engine.types import Answer, Claim, Decision
+    from citedesk_desktop.widgets.evidence_viewer import (
+        HIGHLIGHT,
+        LOCATION_NOT_ON_PAGE,
+        LOCATION_UNKNOWN,
+        PASSAGE,
+    )
+    from citedesk_engine.types import Answer, Box, Claim, Decision
 
     viewer = EvidenceViewer()
     qtbot.addWidget(viewer)
@@ -226,10 +231,20 @@ def test_the_table_row_a_claim_stands_on_is_marked_strongly_over_its_lightly_mar
     assert marked[0][1] == PASSAGE and marked[0][0].startswith("Level | Numeric value")
     assert marked[-1] == ("WARNING | 30", HIGHLIGHT)
     assert viewer.text.textCursor().position() == row
+    assert LOCATION_UNKNOWN not in viewer.details.text()
     # Without an answer (or claims that say where they stand) the passage is marked as before.
     viewer.show_source(source)
     viewer.show_text("/docs/howto.html", text)
     assert [s.format.background().color() for s in viewer.text.extraSelections()] == [HIGHLIGHT]
+    # A verified claim whose sentence was not located says so rather than leave it to be guessed.
+    unlocated = Claim("30", True, ("u1",), "the passage's answer", 1.0)
+    viewer.show_source(source, Answer("Q?", Decision.ANSWERED, "30 [1]", (unlocated,), (source,), (), ()))
+    assert LOCATION_UNKNOWN in viewer.details.text()
+    # A PDF indexed before line boxes knew their characters: re-index to see the sentence marked.
+    old_box = Box(1, 10, 10, 100, 20)
+    pdf = SourceRef("u1", "/docs/a.pdf", "/docs/a.pdf", 1, (old_box,), start, end, text[start:end])
+    viewer.show_source(pdf, answer)
+    assert LOCATION_NOT_ON_PAGE in viewer.details.text()
 
 
 def test_the_trace_names_the_refusal_as_the_refusal_card_does(qtbot) -> None:

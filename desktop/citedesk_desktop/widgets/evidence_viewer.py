@@ -388,7 +388,23 @@ def _provenance(source: SourceRef, answer: Answer | None) -> str:
         for claim in answer.claims:
             if source.unit_id in claim.sources:
                 lines.append(f"Verified “{html.escape(claim.text)}”: {html.escape(claim.method)}")
+                if not any(unit_id == source.unit_id for unit_id, _, _ in claim.evidence):
+                    lines.append(LOCATION_UNKNOWN)
+                elif source.page and source.boxes and all(b.start < 0 for b in source.boxes):
+                    lines.append(LOCATION_NOT_ON_PAGE)
     return "<br>".join(lines)
+
+
+# Said rather than marking a wrong sentence: where the claim stands in the passage was not found.
+LOCATION_UNKNOWN = (
+    "<i>Which sentence of the passage it stands on could not be found with confidence: the whole passage "
+    "is marked. Read all of it.</i>"
+)
+# A PDF indexed before its line boxes knew their characters (0.5.0).
+LOCATION_NOT_ON_PAGE = (
+    "<i>The page marks the whole passage: this document was added with an older CiteDesk. Re-index it "
+    "to see the sentence the answer stands on marked on the page.</i>"
+)
 
 
 def _short(text: str, limit: int = 160) -> str:
