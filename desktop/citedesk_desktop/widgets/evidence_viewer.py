@@ -220,8 +220,9 @@ class EvidenceViewer(QWidget):
                 rect = QRectF(
                     box.x0 * scale, box.y0 * scale, (box.x1 - box.x0) * scale, (box.y1 - box.y0) * scale
                 )
-                painter.fillRect(rect, HIGHLIGHT if box in strong or not strong else PASSAGE)
-                if box in strong or not strong:
+                marked = box in strong or not strong
+                painter.fillRect(rect, HIGHLIGHT if marked else PASSAGE)
+                if marked:
                     first_box_y = rect.top() if first_box_y is None else min(first_box_y, rect.top())
             painter.end()
             self.strong_boxes = len(strong)

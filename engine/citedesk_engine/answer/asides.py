@@ -34,7 +34,7 @@ from enum import StrEnum
 
 from ..types import EvidenceUnit
 from .claims import sentence_spans
-from .text import stem, words
+from .text import shorten, stem, words
 
 
 class AsideKind(StrEnum):
@@ -283,9 +283,8 @@ def instruction_warnings(units: Sequence[EvidenceUnit]) -> list[str]:
                 continue  # the overlap of two neighbouring units
             seen.add(key)
             where = f"page {unit.page}: " if unit.page else ""
-            short = text if len(text) <= 80 else text[:79] + "…"
             out.append(
-                f"{where}text addressed to an AI assistant, “{short}”: CiteDesk never passes it to the "
-                "model and it supports no answer"
+                f"{where}text addressed to an AI assistant, “{shorten(text, 80)}”: CiteDesk never passes it "
+                "to the model and it supports no answer"
             )
     return out

@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 from ..types import Candidate, Conflict
 from .asides import asserted
 from .claims import sentences
-from .text import ANTONYMS, DIGITS, NUMBER_WORDS, content_stems, negated, stem, words
+from .text import ANTONYMS, DIGITS, NUMBER_WORDS, content_stems, negated, shorten, stem, words
 
 # Share of the smaller sentence's content words the other must hold for a number conflict (the
 # numbers themselves differ, the rest must match), and of the union for negation and antonyms (the
@@ -94,7 +94,7 @@ def _conflict(
             smaller = min(len(a.stems), len(b.stems))
             if smaller < MIN_CONTENT or len(shared) / smaller < SAME_MATTER:
                 continue
-            quoted = f"“{_short(a.text)}” / “{_short(b.text)}”"
+            quoted = f"“{shorten(a.text, 120)}” / “{shorten(b.text, 120)}”"
             for key in sorted(a.quantities.keys() & b.quantities.keys() if _same_quantity(a, b) else ()):
                 if not a.quantities[key] & b.quantities[key]:
                     values = f"{_values(a, key)} against {_values(b, key)}"
@@ -214,7 +214,3 @@ _STOP_AFTER = frozenset(
 
 def _values(statement: _Statement, key: str) -> str:
     return ", ".join(statement.written[v] for v in sorted(statement.quantities[key]))
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= 120 else text[:117] + "…"

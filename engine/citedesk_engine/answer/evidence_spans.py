@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..types import EvidenceUnit
 from .claims import sentence_spans
 from .table_rows import answer_rows
-from .text import content_stems, numbers
+from .text import terms
 
 _MOST_SENTENCES = 3
 
@@ -37,12 +37,12 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     rows = answer_rows(claim, passage, question)
     if rows is not None:
         return tuple(rows)
-    asked = _stems(question)
-    wanted = _stems(claim) - asked or _stems(claim)
+    asked = terms(question)
+    wanted = terms(claim) - asked or terms(claim)
     if not wanted:
         return ()
     parts = sentence_spans(passage)
-    stems = [_stems(passage[a:b]) for a, b in parts]
+    stems = [terms(passage[a:b]) for a, b in parts]
     best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
     for size in range(1, _MOST_SENTENCES + 1):
         for first in range(0, len(parts) - size + 1):
@@ -55,7 +55,3 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         return ()
     first, last = best[1]
     return ((parts[first][0], parts[last - 1][1]),)
-
-
-def _stems(text: str) -> set[str]:
-    return set(content_stems(text)) | numbers(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import content_stems, numbers
+from .text import DATE_OR_TIME, content_stems, terms
 
 # A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
 # a space after its commas; "1,200" has one such comma, a row of three cells two).
@@ -25,7 +25,6 @@ _ROW_TESTS = (
     lambda line: "\t" in line,
     lambda line: len(_CSV_COMMA.findall(line)) >= 2,
 )
-_DATE = re.compile(r"\d+(?:[-:/]\d+)+")  # 1993-08-16, 11:59:01, 06/30/2025
 _MIN_ROWS = 2  # data rows under the header: one row is a record, not a choice between rows
 # Words that make a question about the order or comparison of rows, not about one row.
 _ACROSS_ROWS = re.compile(
@@ -54,7 +53,7 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     header, spans = table
     rows = [passage[a:b] for a, b in spans]
     header_stems = set(content_stems(header))
-    row_stems = [_stems(row) for row in rows]
+    row_stems = [terms(row) for row in rows]
     row_keys = [_keys(row) for row in rows]
     # The question's words that pick rows: in some data rows but not all, and not a column name.
     keys = {
@@ -86,24 +85,18 @@ def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int
     wanted = _added(answer, question, set(content_stems(header)))
     if not wanted:
         return []
-    return [(a, b) for a, b in spans if wanted <= _stems(passage[a:b])]
-
-
-def _stems(text: str) -> set[str]:
-    return set(content_stems(text)) | numbers(text)
+    return [(a, b) for a, b in spans if wanted <= terms(passage[a:b])]
 
 
 def _keys(text: str) -> set[str]:
     """The words of a row or question that can name a row: a date or time counts whole, never by its
     parts ("Debian 16" is not sid's row for the 16 of its date 1993-08-16)."""
-    figures = set(_DATE.findall(text))
-    rest = _DATE.sub(" ", text)
-    return set(content_stems(rest)) | numbers(rest) | figures
+    return terms(DATE_OR_TIME.sub(" ", text)) | set(DATE_OR_TIME.findall(text))
 
 
 def _added(answer: str, question: str, header_stems: set[str]) -> set[str]:
     """What the answer adds to the question, less column names ("the level's value is 40": 40)."""
-    return _stems(answer) - _stems(question) - header_stems
+    return terms(answer) - terms(question) - header_stems
 
 
 def _table(passage: str) -> tuple[str, list[tuple[int, int]]] | None:

@@ -142,14 +142,26 @@ def stem(word: str) -> str:
     return _stemmer.stemWord(word.removesuffix("'s"))
 
 
-# A date, time, version or other figure written as digit groups ("2023-02-04", "11:59:01", "4.0.4").
+# A date, time, version or other figure written as digit groups ("2023-02-04", "11:59:01", "4.0.4"),
+# and of those the dates and times (not decimals or thousands: "1.2", "1,200").
 _FIGURE = re.compile(r"\d+(?:[-:/.,]\d+)+")
+DATE_OR_TIME = re.compile(r"\d+(?:[-:/]\d+)+")  # 1993-08-16, 11:59:01, 06/30/2025
 
 
 def answer_length(text: str) -> int:
     """How many words an answer has, a figure written as digit groups counting as one: "2023-02-04
     11:59:01 UTC" is three words (a date, a time, a zone), not seven."""
     return len(words(_FIGURE.sub("0", text)))
+
+
+def terms(text: str) -> set[str]:
+    """What a text names, for comparing it with another: its content stems and its numbers."""
+    return set(content_stems(text)) | numbers(text)
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters with an ellipsis, for a message or a trace line."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def content_stems(text: str) -> list[str]:

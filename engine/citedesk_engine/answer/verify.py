@@ -55,6 +55,7 @@ from .text import (
     names,
     negated,
     numbers,
+    shorten,
     stem,
     words,
 )
@@ -174,8 +175,8 @@ class ClaimVerifier:
             # names passes every other check (table_rows.py).
             return Verdict(
                 False,
-                f"guard: table row: the question is about {_cut(row.named)!r}, "
-                f"the answer is from {_cut(row.found)!r}",
+                f"guard: table row: the question is about {shorten(row.named, 60)!r}, "
+                f"the answer is from {shorten(row.found, 60)!r}",
                 coverage,
                 index,
                 "guard: table row",
@@ -319,10 +320,6 @@ class ClaimVerifier:
         assert self.embedder is not None
         vectors = self.embedder().embed([claim, window])
         return float(np.dot(vectors[0], vectors[1]))
-
-
-def _cut(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _not_asserted(claim: str, passage: str, index: int, otherwise: Verdict | None = None) -> Verdict:
