@@ -111,6 +111,11 @@ def test_real_contradictions_are_found(first: str, second: str, kind: str) -> No
             "The survey asked 120 households about 3 services.",
             "The survey asked 120 households about their 2 cars.",
         ),
+        # "not only" asserts (the Rcpp introduction, under the right answer "Rcpp::sourceCpp")
+        (
+            "This not only compiles, links and loads the code within the external file.",
+            "Once the code is compiled, linked and loaded, call the function.",
+        ),
     ],
 )
 def test_what_is_not_a_contradiction_is_not_reported(first: str, second: str) -> None:

@@ -456,3 +456,14 @@ def test_a_date_and_time_is_a_short_answer_read_with_its_question() -> None:
     verdict = verifier.check("2023-02-04 11:59:01 UTC.", [passage], question)
     assert verdict.method.startswith("the passage's answer"), verdict.method
     assert judge.questions == [question]
+
+
+def test_not_only_is_no_negation_but_a_not_of_its_own_still_is() -> None:
+    from citedesk_engine.answer.text import negated
+
+    assert not negated("This not only compiles, links and loads the code.")
+    assert negated("This does not compile the code.")
+    assert negated("It is not just slow, it does not compile.")
+    verifier = ClaimVerifier(VerifyConfig())
+    passage = "The script not only compiles the code but also loads it into the session."
+    assert "negation" not in verifier.check("The script compiles the code.", [passage]).method

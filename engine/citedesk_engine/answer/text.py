@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 import snowballstemmer
@@ -177,8 +178,24 @@ def numbers(text: str) -> set[str]:
     return found
 
 
+# "Not only X but also Y", "not just", "not merely": X is asserted, not denied.
+_ADDITIVE = frozenset({"only", "just", "merely"})
+
+
+def negation_count(forms: Sequence[str]) -> int:
+    """How many negations a sequence of lower-cased words holds. The "not" of "not only" does not
+    count: "This not only compiles, links and loads the code" and "it can be compiled, linked and
+    loaded" made a negation conflict under a right answer."""
+    return sum(
+        1
+        for i, w in enumerate(forms)
+        if (w in NEGATIONS or w.endswith("n't"))
+        and not (w == "not" and i + 1 < len(forms) and forms[i + 1] in _ADDITIVE)
+    )
+
+
 def negated(text: str) -> bool:
-    return any(w in NEGATIONS or w.endswith("n't") for w in words(text))
+    return negation_count(words(text)) > 0
 
 
 def names(text: str) -> set[str]:

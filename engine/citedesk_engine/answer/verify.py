@@ -54,6 +54,7 @@ from .text import (
     content_stems,
     names,
     negated,
+    negation_count,
     numbers,
     shorten,
     stem,
@@ -426,7 +427,7 @@ def _negation_changed(claim: str, window: str, question: str, *, judged: bool) -
     # "must not be discharged without a follow-up" is not "must be discharged without a follow-up",
     # and a question that says "without" does not make the dropped "not" the user's.
     stretch = _covered_stretch(claim, window)
-    if stretch is not None and _negation_count(stretch) != _negation_count(
+    if stretch is not None and negation_count(stretch) != negation_count(
         participant_words(claim, stemmed=False)
     ):
         return True
@@ -481,7 +482,3 @@ def _covered_stretch(claim: str, window: str) -> list[str] | None:
     if set(stretch) - STOP_STEMS - NEGATIONS - content:
         return None
     return participant_words(window, stemmed=False)[min(found) : max(found) + 1]
-
-
-def _negation_count(forms: list[str]) -> int:
-    return sum(1 for w in forms if w in NEGATIONS or w.endswith("n't"))
