@@ -354,6 +354,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
                 "sources": list(c.sources),
                 "method": c.method,
                 "score": c.score,
+                "evidence": [list(e) for e in c.evidence],
             }
             for c in answer.claims
         ],

@@ -70,3 +70,19 @@ def test_library_in_use_is_a_clear_error(tmp_path: Path) -> None:
     with Engine.open(tmp_path / "lib", embedder=HashEmbedder()):
         code, out = citedesk("status", "--library", str(tmp_path / "lib"), "--json")
     assert code == 1 and "in use by another CiteDesk process" in out["error"]
+
+
+def test_ask_json_gives_where_each_claim_stands_and_each_boxs_characters() -> None:
+    from citedesk_engine.cli import answer_json
+    from citedesk_engine.types import Answer, Box, Claim, Decision, SourceRef
+
+    box = Box(2, 10.0, 20.0, 200.0, 32.0, 100, 160)
+    source = SourceRef("u1", "/docs/a.pdf", "/docs/a.pdf", 2, (box,), 100, 160, "x" * 60)
+    claim = Claim("4.2 million", True, ("u1",), "the passage's answer", 1.0, (("u1", 120, 150),))
+    out = json.loads(
+        json.dumps(
+            answer_json(Answer("Q?", Decision.ANSWERED, "4.2 million [1]", (claim,), (source,), (), ()))
+        )
+    )
+    assert out["claims"][0]["evidence"] == [["u1", 120, 150]]
+    assert out["sources"][0]["boxes"] == [[2, 10.0, 20.0, 200.0, 32.0, 100, 160]]
