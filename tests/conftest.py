@@ -8,7 +8,7 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from citedesk_engine import Engine  # noqa: E402
-from citedesk_engine.testing import HashEmbedder  # noqa: E402
+from citedesk_engine.testing import HashEmbedder, ScriptedRecogniser  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"  # committed test data (see each folder's NOTICE)
 CONFORMANCE = DATA / "citenexus"  # the CiteNexus conformance vectors, vendored
@@ -28,8 +28,9 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
 
 @pytest.fixture
 def fake_engine(tmp_path: Path):
-    """An engine on a fresh library with the hashing fake embedder (unit tests of the pipeline)."""
-    engine = Engine.open(tmp_path / "library", embedder=HashEmbedder())
+    """An engine on a fresh library with the hashing fake embedder and an OCR that finds no text (unit
+    tests of the pipeline)."""
+    engine = Engine.open(tmp_path / "library", embedder=HashEmbedder(), recogniser=ScriptedRecogniser())
     yield engine
     engine.close()
 

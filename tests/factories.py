@@ -151,3 +151,40 @@ def mixed_folder(root: Path) -> dict[str, Path]:
     for name in ("page.html", "notes.md", "plain.txt", "table.csv", "tool.py"):
         files[name] = root / name
     return files
+
+
+def rendered_text(lines: Sequence[str], *, width: float = 420, fontsize: float = 14, dpi: int = 200):
+    """A picture (PyMuPDF Pixmap, RGB) of a page holding `lines` of text, for OCR tests."""
+    source = pymupdf.open()
+    page = source.new_page(width=width, height=40 + 2 * fontsize * len(lines))
+    for i, line in enumerate(lines):
+        page.insert_text((20, 30 + 2 * fontsize * i), line, fontsize=fontsize)
+    return page.get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+
+
+def image_only_pdf(path: Path, pages: Sequence[Sequence[str] | str], dpi: int = 200) -> Path:
+    """A PDF of scanned pages: each a picture of its lines, no text layer; a `str` page is a page of
+    born-digital text instead (a mixed PDF)."""
+    doc = pymupdf.open()
+    for lines in pages:
+        if isinstance(lines, str):
+            doc.new_page(width=420, height=200).insert_text((20, 40), lines, fontsize=14)
+            continue
+        pixmap = rendered_text(lines, dpi=dpi)
+        page = doc.new_page(width=pixmap.width * 72 / dpi, height=pixmap.height * 72 / dpi)
+        page.insert_image(page.rect, pixmap=pixmap)
+    doc.save(path)
+    return path
+
+
+def picture(path: Path, lines: Sequence[str], dpi: int = 200) -> Path:
+    """A picture file of lines of text; its format from its extension (WebP and TIFF by Pillow)."""
+    pixmap = rendered_text(lines, dpi=dpi)
+    if path.suffix.lower() in (".png",):
+        pixmap.save(str(path))
+        return path
+    from PIL import Image
+
+    image = Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
+    image.save(path)
+    return path

@@ -51,10 +51,12 @@ def preload_native_libraries() -> None:
 
 
 def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:
-    """PNG bytes of a PDF page at `scale` (1.0 = 72 dpi) and the page count."""
+    """PNG bytes of a page of a PDF or a picture at `scale` (1.0 = 72 dpi) and the page count."""
     import pymupdf
+    from citedesk_engine.ingest.extract.image import IMAGE_EXTENSIONS, open_picture
 
-    with pymupdf.open(path) as document:
+    picture = Path(path).suffix.lower() in IMAGE_EXTENSIONS
+    with open_picture(Path(path).read_bytes()) if picture else pymupdf.open(path) as document:
         pixmap = document[page - 1].get_pixmap(matrix=pymupdf.Matrix(scale, scale))
         return pixmap.tobytes("png"), document.page_count
 

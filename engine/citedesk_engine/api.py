@@ -37,8 +37,9 @@ from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
 from .models.reader import build_answer_reader
+from .models.recogniser import RapidRecogniser
 from .models.registry import ModelRegistry
-from .protocols import ClaimJudge, Embedder, Generator, SpanReader
+from .protocols import ClaimJudge, Embedder, Generator, Recogniser, SpanReader
 from .retrieve.pipeline import RetrievalPipeline, check_signals
 from .retrieve.rerank import (
     CrossEncoderReranker,
@@ -87,6 +88,7 @@ class Engine:
         self._llm: LocalLLM | None = None
         self._generator: Generator | None = None
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
+        self._recogniser: Recogniser | None = None
 
     @classmethod
     def open(
@@ -96,14 +98,17 @@ class Engine:
         *,
         embedder: Embedder | None = None,
         generator: Generator | None = None,
+        recogniser: Recogniser | None = None,
     ) -> Engine:
-        """Open (or create) a library; models load lazily, on first use. `embedder` and `generator`
-        replace the configured models (tests, and callers with a model of their own in memory)."""
+        """Open (or create) a library; models load lazily, on first use. `embedder`, `generator` and
+        `recogniser` (OCR) replace the configured models (tests, and callers with a model of their
+        own in memory)."""
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
         engine = cls(Library(folder), config, registry, embedder)
         engine._generator = generator
+        engine._recogniser = recogniser
         return engine
 
     def close(self) -> None:
@@ -159,6 +164,13 @@ class Engine:
         self._query_vectors.clear()
         return len(units)
 
+    def recogniser(self) -> Recogniser:
+        """The OCR recogniser (its models load at the first page it reads), on every core like
+        embedding: both run while the user waits for a file, not while they read."""
+        if self._recogniser is None:
+            self._recogniser = RapidRecogniser(threads=batch_thread_count(self.config.models))
+        return self._recogniser
+
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """The embedding of a question, computed once however many stages ask for it."""
         cached = self._query_vectors.get(text)
@@ -180,7 +192,9 @@ class Engine:
     ) -> IngestReport:
         """Add or refresh files and folders (recursively); each file's outcome is in the report.
         Unchanged files are skipped unless `force` (Re-index) asks to read them again."""
-        pipeline = IngestPipeline(self.library, self.embedder, self.config.ingest, instruction_warnings)
+        pipeline = IngestPipeline(
+            self.library, self.embedder, self.config.ingest, instruction_warnings, self.recogniser
+        )
         return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority, force=force)
 
     def retrieve(

@@ -369,6 +369,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
                 "char_end": s.char_end,
                 "section": s.section,
                 "boxes": [b.as_row() for b in s.boxes],
+                "ocr_confidence": s.ocr_confidence,
             }
             for s in answer.sources
         ],

@@ -59,6 +59,19 @@ class IngestConfig:
     # Office files are zip archives: refuse one whose members expand past this (zip bombs).
     max_unzipped_mb: int = 1024
     max_zip_ratio: int = 200
+    # OCR (ingest/ocr.py): "auto" reads pictures, and the PDF pages whose text layer is missing or
+    # unreadable; "off" never runs it (such pages stay unsearchable, pictures are refused).
+    ocr: str = "auto"
+    # Pages are rendered at this resolution for OCR (a scan finer than it at its own): see
+    # docs/evaluation.md "OCR" for error rates and speed at 150, 200 and 300 dpi.
+    ocr_dpi: int = 200
+    ocr_max_minutes: int = 30  # of one file; pages past it are left unread, with a warning
+
+    def __post_init__(self) -> None:
+        if self.ocr not in ("auto", "off"):
+            raise ConfigError(f'[ingest] ocr must be "auto" or "off", got {self.ocr!r}')
+        if not 72 <= self.ocr_dpi <= 600:
+            raise ConfigError(f"[ingest] ocr_dpi must be between 72 and 600, got {self.ocr_dpi}")
 
 
 @dataclass(frozen=True, slots=True)

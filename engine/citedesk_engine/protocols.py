@@ -9,7 +9,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .types import Span
+from .types import OcrLine, Span
 
 
 class Embedder(Protocol):
@@ -53,3 +53,11 @@ class SpanReader(Protocol):
     each with its share of the reader's belief."""
 
     def spans(self, question: str, passage: str, k: int = 20) -> Sequence[Span]: ...
+
+
+class Recogniser(Protocol):
+    """OCR: finds and reads the lines of text in a picture (models/recogniser.py)."""
+
+    def read(self, image: np.ndarray) -> list[OcrLine]:
+        """The lines in an RGB picture (height x width x 3, uint8), boxes in its pixels, any order."""
+        ...

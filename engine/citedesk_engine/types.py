@@ -19,10 +19,19 @@ class Box:
     # so a sentence of the passage can be marked on the page; -1 in libraries built before 0.5.0.
     start: int = -1
     end: int = -1
+    # The OCR recogniser's confidence (0 to 1) for the line, where the page was read by OCR; -1 for
+    # a line of a text layer (and in libraries built before 0.6.0).
+    confidence: float = -1.0
 
     def as_row(self) -> list[float | int]:
-        """The box as stored and printed: [page, x0, y0, x1, y1, start, end]."""
-        return [self.page, self.x0, self.y0, self.x1, self.y1, self.start, self.end]
+        """The box as stored and printed: [page, x0, y0, x1, y1, start, end, confidence]."""
+        return [self.page, self.x0, self.y0, self.x1, self.y1, self.start, self.end, self.confidence]
+
+
+def ocr_confidence(boxes: tuple[Box, ...]) -> float | None:
+    """The mean OCR confidence of a passage's lines, or None when no line of it was read by OCR."""
+    read = [b.confidence for b in boxes if b.confidence >= 0]
+    return sum(read) / len(read) if read else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,11 @@ class EvidenceUnit:
         if not self.passage.startswith(self.context):
             parts.append(self.context)
         return "\n".join([*parts, self.passage])
+
+    @property
+    def ocr_confidence(self) -> float | None:
+        """Whether the passage was read by OCR, and how surely: its lines' mean confidence."""
+        return ocr_confidence(self.boxes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +177,11 @@ class SourceRef:
     scores: dict[str, float] = field(default_factory=dict)
     fused: float | None = None
     rerank: float | None = None
+
+    @property
+    def ocr_confidence(self) -> float | None:
+        """Whether the passage was read by OCR, and how surely: its lines' mean confidence."""
+        return ocr_confidence(self.boxes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,3 +335,47 @@ class ModelInfo:
     size_bytes: int
     verified: bool
     detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OcrWord:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+@dataclass(frozen=True, slots=True)
+class OcrLine:
+    """One recognised line: its words with their boxes (in the picture's pixels, or in page points
+    once placed on a page) and the recogniser's confidence for the line, 0 to 1."""
+
+    words: tuple[OcrWord, ...]
+    confidence: float
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return min(w.x0 for w in self.words)
+
+    @property
+    def y0(self) -> float:
+        return min(w.y0 for w in self.words)
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @property
+    def y1(self) -> float:
+        return max(w.y1 for w in self.words)
+
+    def scaled(self, factor: float) -> OcrLine:
+        words = tuple(
+            OcrWord(w.text, w.x0 * factor, w.y0 * factor, w.x1 * factor, w.y1 * factor) for w in self.words
+        )
+        return OcrLine(words, self.confidence)

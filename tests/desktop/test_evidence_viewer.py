@@ -310,3 +310,19 @@ def test_a_csv_or_text_citation_says_which_lines_of_the_file_it_is(qtbot) -> Non
     viewer.show_source(page)
     viewer.show_text("/docs/howto.html", "Level | Numeric value\nERROR | 40")
     assert ", Logging Levels ·" in viewer.header.text()
+
+
+def test_a_citation_in_a_picture_shows_the_picture_with_the_passage_marked_and_says_it_was_ocrd(
+    qtbot, tmp_path: Path
+) -> None:
+    """A WebP (which MuPDF does not read: the engine decodes it) and a PNG, as their pages."""
+    for name in ("receipt.webp", "receipt.png"):
+        path = factories.picture(tmp_path / name, ["Total paid: 12.40 EUR"])
+        box = Box(1, 10, 10, 120, 30, 0, 21, 0.87)
+        source = SourceRef(f"u-{name}", str(path), str(path), 1, (box,), 0, 21, "Total paid: 12.40 EUR")
+        viewer, _ = shown_viewer(qtbot, 600)
+        viewer.show_source(source)
+        assert viewer.shown == (str(path), 1) and viewer.pages == 1 and viewer.highlighted_boxes == 1
+        assert viewer.stack.currentWidget() is viewer.scroll  # the picture, not the text view
+        header = viewer.header.text()
+        assert f"{name}</b>, page 1" in header and "read by OCR</b> (confidence 87%" in header

@@ -7,7 +7,7 @@ import html
 from pathlib import Path
 
 from citedesk_engine.answer.asides import AsideKind, asides
-from citedesk_engine.ingest.extract import keeps_lines
+from citedesk_engine.ingest.extract import is_paged, keeps_lines
 from citedesk_engine.types import Answer, Box, SourceRef
 from PySide6.QtCore import QRectF, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
@@ -149,7 +149,7 @@ class EvidenceViewer(QWidget):
         self.details.setText(_provenance(source, answer))
         self._show_warnings(source)
         self._show_header(source.page)
-        if source.page and source.path.lower().endswith(".pdf"):
+        if source.page and is_paged(Path(source.path).suffix):
             self.stack.setCurrentWidget(self.scroll)
             self._set_tools(True)
             self._go(source.page)
@@ -192,6 +192,9 @@ class EvidenceViewer(QWidget):
             where = f"page {source.page}"
         else:
             where = f"page {page} (the passage is on page {source.page})"
+        confidence = source.ocr_confidence
+        if confidence is not None:
+            where += f" · <b>read by OCR</b> (confidence {confidence:.0%}: check the words against the page)"
         self.header.setText(
             f"<b>{html.escape(Path(source.path).name)}</b>, {where} · unit {source.unit_id} · "
             f"characters {source.char_start}-{source.char_end}<br><small>{html.escape(source.path)}</small>"

@@ -156,6 +156,12 @@ class AnswerFlow:
             characters=len(text),
             declined=declined,
             quote=quote[1].unit.unit_id if quote else None,
+            # Passages read by OCR, with the recogniser's mean confidence for their lines.
+            read_by_ocr=[
+                {"unit_id": c.unit.unit_id, "confidence": round(confidence, 3)}
+                for c in context
+                if (confidence := c.unit.ocr_confidence) is not None
+            ],
             # Passages holding text addressed to an AI: the model read them without it (asides.py).
             instructions_left_out=[
                 {"unit_id": c.unit.unit_id, "text": a.text[:200]}

@@ -1,8 +1,9 @@
 """The ingest pipeline: files to committed document versions, one file at a time.
 
-read -> sha256 manifest check -> extract -> language -> chunk -> units -> blobs -> embed (batched,
-cancellable) -> write rows + commit manifest. A failing file is reported and the batch goes on; a
-cancel stops between files or embedding batches, before anything of the current file is written.
+read -> sha256 manifest check -> extract (OCR of pictures and of pages without text) -> language ->
+chunk -> units -> blobs -> embed (batched, cancellable) -> write rows + commit manifest. A failing
+file is reported and the batch goes on; a cancel stops between files, OCR pages or embedding batches,
+before anything of the current file is written.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from ..events import Event, EventCallback, FileFinished, Progress, StageStarted,
 from ..index.blobs import sha256_hex
 from ..index.library import Library, NewVersion
 from ..languages import detect_language
-from ..protocols import Embedder
+from ..protocols import Embedder, Recogniser
 from ..types import DocumentRecord, EvidenceUnit, FileResult, FileStatus, IngestReport, StageTimes
 from .chunk import chunk
 from .extract import extract
+from .ocr import OcrJob
 from .units import build_units
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,9 @@ def _size(path: Path) -> int:
         return 1
 
 
+_OCR_SHARE = 0.9
+
+
 class _Work:
     """How far a whole ingest is, in bytes of its files: finished files count whole, the file being
     embedded by the share of its passages done (embedding is most of the time), so the bar moves
@@ -73,15 +78,24 @@ class _Work:
         self._on_event = on_event
 
     def within(self, index: int) -> EventCallback | None:
-        """The event callback for file `index`: its embedding progress advances the work."""
+        """The event callback for file `index`: its OCR and embedding progress advance the work (a
+        file read by OCR spends most of its time there: its pages count for nine tenths of it)."""
         if self._on_event is None:
             return None
         callback = self._on_event
+        read_by_ocr = False
 
         def forward(event: Event) -> None:
+            nonlocal read_by_ocr
             callback(event)
-            if isinstance(event, Progress) and event.stage == "embed" and event.total:
-                share = self._sizes[index] * event.done // event.total
+            if isinstance(event, Progress) and event.stage in ("ocr", "embed") and event.total:
+                fraction = event.done / event.total
+                if event.stage == "ocr":
+                    read_by_ocr = True
+                    fraction *= _OCR_SHARE
+                elif read_by_ocr:
+                    fraction = _OCR_SHARE + (1 - _OCR_SHARE) * fraction
+                share = int(self._sizes[index] * fraction)
                 callback(Progress("work", self._done + share, self._total, event.subject))
 
         return forward
@@ -99,6 +113,8 @@ class IngestPipeline:
     # What the reader should know about a document's units (the Engine passes answer/asides.py's
     # `instruction_warnings`: text addressed to an AI), kept with the extractor's own warnings.
     unit_warnings: Callable[[Sequence[EvidenceUnit]], Sequence[str]] = lambda units: ()
+    # The OCR recogniser, loaded on first use; None: no OCR whatever the configuration says.
+    recogniser: Callable[[], Recogniser] | None = None
 
     def run(
         self,
@@ -176,7 +192,9 @@ class IngestPipeline:
             return result, StageTimes(read=t_read - started)
         emit(on_event, StageStarted("extract", str(path)))
         try:
-            extracted = extract(data, path.suffix, self.config)
+            extracted = extract(data, path.suffix, self.config, self._ocr_job(str(path), on_event, cancel))
+        except Cancelled:
+            return FileResult(str(path), document, FileStatus.CANCELLED, "ingest cancelled"), StageTimes()
         except ExtractionError as exc:
             return FileResult(str(path), document, FileStatus.FAILED, str(exc)), StageTimes(
                 read=t_read - started
@@ -239,6 +257,19 @@ class IngestPipeline:
             commit=commit_s,
         )
         return result, spent
+
+    def _ocr_job(
+        self, subject: str, on_event: EventCallback | None, cancel: threading.Event | None
+    ) -> OcrJob | None:
+        if self.config.ocr == "off" or self.recogniser is None:
+            return None
+        return OcrJob(
+            recogniser=self.recogniser(),
+            dpi=self.config.ocr_dpi,
+            max_seconds=self.config.ocr_max_minutes * 60.0,
+            on_page=lambda done, total: emit(on_event, Progress("ocr", done, total, subject)),
+            cancelled=lambda: cancel is not None and cancel.is_set(),
+        )
 
     def _read(self, path: Path) -> tuple[bytes, float]:
         limit = self.config.max_file_mb * 1_000_000

@@ -52,13 +52,15 @@ def build_units(
 
 
 def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int) -> tuple[Box, ...]:
-    """One rectangle per drawn line of the span: the union of the boxes of its words on that line."""
+    """One rectangle per drawn line of the span: the union of the boxes of its words on that line,
+    with the lowest OCR confidence of those words (-1 when none was read by OCR)."""
     if not words:
         return ()
     i = max(0, bisect.bisect_right(starts, start) - 1)
     boxes: list[Box] = []
     current: list[float] | None = None
     page = first = last = 0
+    confidence = -1.0
     while i < len(words) and words[i].start < end:
         w = words[i]
         i += 1
@@ -72,12 +74,13 @@ def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int)
         )
         if same_line and current is not None:
             current = [current[0], min(current[1], w.y0), max(current[2], w.x1), max(current[3], w.y1)]
+            confidence = min(confidence, w.confidence) if confidence >= 0 else w.confidence
         else:
             if current is not None:
-                boxes.append(Box(page, *current, first, last))
+                boxes.append(Box(page, *current, first, last, confidence))
             current = [w.x0, w.y0, w.x1, w.y1]
-            page, first = w.page, max(start, w.start)
+            page, first, confidence = w.page, max(start, w.start), w.confidence
         last = min(end, w.end)
     if current is not None:
-        boxes.append(Box(page, *current, first, last))
+        boxes.append(Box(page, *current, first, last, confidence))
     return tuple(boxes)

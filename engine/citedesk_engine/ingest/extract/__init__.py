@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from ...config import IngestConfig
 from ...errors import ExtractionError
+from ..ocr import OcrJob
 from .base import ExtractedDocument, Segment, StructureNode, WordBox
 from .html import extract_html
+from .image import IMAGE_EXTENSIONS, extract_image
 from .markdown import extract_markdown
 from .office import extract_docx, extract_pptx, extract_xlsx
 from .pdf import extract_pdf
@@ -84,11 +86,17 @@ SUPPORTED = frozenset(
     }
     | _PLAIN
     | _CODE
+    | IMAGE_EXTENSIONS
 )
 
 
 def is_supported(extension: str) -> bool:
     return extension.lower() in SUPPORTED
+
+
+def is_paged(extension: str) -> bool:
+    """Whether such a file is shown as pages with the passage's boxes on them (PDF, pictures)."""
+    return extension.lower() == ".pdf" or extension.lower() in IMAGE_EXTENSIONS
 
 
 def keeps_lines(extension: str) -> bool:
@@ -97,12 +105,17 @@ def keeps_lines(extension: str) -> bool:
     return extension.lower() in _PLAIN | _CODE | {".csv", ".tsv"}
 
 
-def extract(data: bytes, extension: str, config: IngestConfig) -> ExtractedDocument:
-    """Extract the text of one file; every failure is an ExtractionError with a plain-words reason."""
+def extract(
+    data: bytes, extension: str, config: IngestConfig, ocr: OcrJob | None = None
+) -> ExtractedDocument:
+    """Extract the text of one file; every failure is an ExtractionError with a plain-words reason.
+    `ocr` reads pictures and PDF pages without a usable text layer; without it they have no text."""
     ext = extension.lower()
     limits = (config.max_unzipped_mb * 1_000_000, config.max_zip_ratio)
     if ext == ".pdf":
-        return extract_pdf(data)
+        return extract_pdf(data, ocr)
+    if ext in IMAGE_EXTENSIONS:
+        return extract_image(data, ext, ocr)
     if ext == ".docx":
         return extract_docx(data, limits)
     if ext == ".pptx":
@@ -125,5 +138,6 @@ def extract(data: bytes, extension: str, config: IngestConfig) -> ExtractedDocum
         )
     raise ExtractionError(
         f"unsupported file type '{extension or '(no extension)'}': CiteDesk reads PDF, Word (.docx), "
-        "PowerPoint (.pptx), Excel (.xlsx), HTML, Markdown, text, CSV and source code"
+        "PowerPoint (.pptx), Excel (.xlsx), HTML, Markdown, text, CSV, source code and pictures (PNG, "
+        "JPEG, TIFF, BMP, GIF, WebP)"
     )

@@ -31,6 +31,7 @@ class WordBox:
     y0: float
     x1: float
     y1: float
+    confidence: float = -1.0  # the OCR recogniser's for the word's line; -1 for a text layer's word
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +45,7 @@ class ExtractedDocument:
     # What the reader should know about the file's text, in their words ("page 3: 12 words of
     # hidden text left out ..."): shown with the document, never part of its text.
     warnings: tuple[str, ...] = ()
+    ocr_pages: tuple[int, ...] = ()  # the pages read by OCR
 
 
 @dataclass

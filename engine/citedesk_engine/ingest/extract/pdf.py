@@ -1,14 +1,22 @@
-"""PDF with PyMuPDF: text in the file's reading order per page, with the box of every word kept."""
+"""PDF with PyMuPDF: text in the file's reading order per page, with the box of every word kept.
+
+A page whose text layer is missing or unreadable is read by OCR (ingest/ocr.py) when an OcrJob is
+given: rendered, recognised, its lines put in reading order, its words kept with their boxes like a
+born-digital page's. Pictures (PNG, JPEG, TIFF ...) are read the same way, one page per frame.
+"""
 
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
 import pymupdf
 
-from ...errors import ExtractionError
+from ...errors import Cancelled, ExtractionError
+from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, hidden_text_warning
 
 # Ligatures are spelt out ("ﬁxed" -> "fixed"): a search for "fixed" must find the word, and the
@@ -17,7 +25,7 @@ _WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
 
 
-def extract_pdf(data: bytes) -> ExtractedDocument:
+def extract_pdf(data: bytes, ocr: OcrJob | None = None) -> ExtractedDocument:
     if not data.strip():
         raise ExtractionError("the file is empty: there is no text to index")
     try:
@@ -36,8 +44,8 @@ def extract_pdf(data: bytes) -> ExtractedDocument:
         if document.page_count == 0:
             raise ExtractionError(damaged if document.is_repaired else "the PDF has no pages")
         try:
-            return _extract(document)
-        except ExtractionError:
+            return extract_pages(document, ocr)
+        except (ExtractionError, Cancelled):
             if document.is_repaired:  # MuPDF had to rebuild the file: its pages are what is left
                 raise ExtractionError(damaged) from None
             raise
@@ -51,6 +59,7 @@ class _Line:
 
     block: int
     words: tuple[tuple[str, float, float, float, float], ...]  # text, x0, y0, x1, y1
+    confidence: float = -1.0  # the recogniser's, for a line read by OCR
 
     @property
     def text(self) -> str:
@@ -65,14 +74,29 @@ class _Line:
         return max(w[4] for w in self.words)
 
 
-def _extract(document: pymupdf.Document) -> ExtractedDocument:
+def extract_pages(document: pymupdf.Document, ocr: OcrJob | None, kind: str = "pdf") -> ExtractedDocument:
+    """The text of a PDF (or of a picture opened as pages: `kind` "image") with its word boxes; pages
+    without a usable text layer are read by `ocr` when given."""
     pages: list[tuple[list[_Line], float]] = []
     warnings: list[str] = []
+    unreadable: dict[int, str] = {}  # page index: why its text layer cannot stand for it
     for page in document:
         lines, hidden = _lines(page)
         pages.append((lines, page.rect.height))
         if hidden:
             warnings.append(_hidden_warning(page.number + 1, hidden))
+        problem = _problem(page, lines) if kind == "pdf" else "it is a picture"
+        if problem:
+            unreadable[page.number] = problem
+    if unreadable and ocr is not None:
+        warnings += _read_by_ocr(document, unreadable, pages, ocr)
+    elif unreadable and kind == "pdf" and any(lines for lines, _ in pages):
+        numbers = [i + 1 for i in unreadable if not pages[i][0]]
+        if numbers:
+            warnings.append(
+                f"{_pages_named(numbers)} no text layer and OCR is off: what they show is not "
+                "searchable (turn OCR on in Settings and re-index the document)"
+            )
     furniture = _running_lines(pages)
     vocabulary = _vocabulary(pages)
     parts: list[str] = []
@@ -108,7 +132,7 @@ def _extract(document: pymupdf.Document) -> ExtractedDocument:
                 ):
                     word, joined = _dehyphenated(word, following.words[0][0], vocabulary)
                 # A broken word is two WordBoxes, one per line: its highlight follows the drawing.
-                words.append(WordBox(length, length + len(word), number, x0, y0, x1, y1))
+                words.append(WordBox(length, length + len(word), number, x0, y0, x1, y1, line.confidence))
                 parts.append(word)
                 length += len(word)
             previous_block = line.block
@@ -120,19 +144,99 @@ def _extract(document: pymupdf.Document) -> ExtractedDocument:
             page_starts[-1] = length
     text = "".join(parts)
     if not text.strip():
+        if kind != "pdf":
+            raise ExtractionError(
+                "no text was recognised in the picture" if ocr is not None else _OCR_OFF_PICTURE
+            )
+        if ocr is not None:
+            raise ExtractionError("the PDF has no text layer, and OCR recognised no text on its pages")
         raise ExtractionError(
-            "the PDF has no extractable text (a scanned document?): run OCR on it, "
-            "for example with ocrmypdf, and add the result"
+            "the PDF has no extractable text (a scanned document?) and OCR is off: turn OCR on in "
+            "Settings and add it again"
         )
     return ExtractedDocument(
         text=text,
-        kind="pdf",
+        kind=kind,
         segments=tuple(segments),
         structure=_outline(document, page_starts, len(text)),
         words=tuple(words),
         pages=document.page_count,
         warnings=tuple(warnings),
+        ocr_pages=tuple(ocr.read_pages) if ocr is not None else (),
     )
+
+
+_OCR_OFF_PICTURE = "a picture has text only if OCR reads it, and OCR is off: turn it on in Settings"
+
+
+def _problem(page: pymupdf.Page, lines: list[_Line]) -> str:
+    words = [w[0] for line in lines for w in line.words]
+    if len(words) >= 200:
+        return ""  # a full page of words: a text layer, whatever else is on the page
+    area = abs(page.rect) or 1.0
+    pictures = sum(abs(pymupdf.Rect(i["bbox"]) & page.rect) for i in page.get_image_info())
+    drawn = not words and bool(page.get_drawings())
+    return text_layer_problem(words, min(1.0, pictures / area), drawn)
+
+
+def _read_by_ocr(
+    document: pymupdf.Document,
+    unreadable: dict[int, str],
+    pages: list[tuple[list[_Line], float]],
+    ocr: OcrJob,
+) -> list[str]:
+    """Replace the lines of the unreadable pages by what OCR reads on them, page by page; returns the
+    warnings the reader should see (pages left unread because the file ran out of time)."""
+    started = time.monotonic()
+    todo = sorted(unreadable)
+    for done, index in enumerate(todo):
+        if ocr.cancelled():
+            raise Cancelled("cancelled during OCR")
+        if done and time.monotonic() - started > ocr.max_seconds:  # the first page is always read
+            left = [i + 1 for i in todo[done:]]
+            minutes = ocr.max_seconds / 60
+            return [
+                f"{_pages_named(left)} not been read by OCR: the file took longer than the {minutes:g} "
+                "minutes one file may take ([ingest] ocr_max_minutes in config.toml)"
+            ]
+        ocr.on_page(done, len(todo))
+        page = document[index]
+        picture, zoom = _picture(page, ocr)
+        recognised = [line.scaled(1 / zoom) for line in ocr.recogniser.read(picture)]
+        del picture
+        lines = [
+            _Line(block, tuple((w.text, w.x0, w.y0, w.x1, w.y1) for w in line.words), line.confidence)
+            for block, rows in enumerate(reading_order(recognised))
+            for line in rows
+        ]
+        pages[index] = (lines, page.rect.height)
+        ocr.read_pages.append(index + 1)
+    ocr.on_page(len(todo), len(todo))
+    return []
+
+
+def _picture(page: pymupdf.Page, ocr: OcrJob) -> tuple[np.ndarray, float]:
+    """The page rendered for OCR, RGB, and its pixels per point: at the job's dpi, or finer where the
+    page is mostly one picture scanned finer (its own resolution), the longer side at most max_side."""
+    zoom = ocr.dpi / 72
+    area = abs(page.rect) or 1.0
+    for info in page.get_image_info():
+        box = pymupdf.Rect(info["bbox"])
+        if abs(box & page.rect) >= 0.5 * area and box.width > 0:
+            zoom = max(zoom, info["width"] / box.width)
+    zoom = min(zoom, ocr.max_side / max(page.rect.width, page.rect.height, 1.0))
+    pixmap = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csRGB, alpha=False)
+    picture = np.frombuffer(pixmap.samples, dtype=np.uint8).reshape(pixmap.height, pixmap.stride)
+    return picture[:, : pixmap.width * 3].reshape(pixmap.height, pixmap.width, 3).copy(), zoom
+
+
+def _pages_named(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return f"page {numbers[0]} has"
+    shown = ", ".join(str(n) for n in numbers[:10])
+    if len(numbers) > 10:
+        shown += f" and {len(numbers) - 10} more"
+    return f"pages {shown} have"
 
 
 def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:

@@ -1,0 +1,130 @@
+"""OCR in ingest: which PDF pages need it, what a reading job needs, and the reading order of the
+lines a recogniser (models/recogniser.py) finds on a page."""
+
+from __future__ import annotations
+
+import statistics
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ..protocols import Recogniser
+from ..types import OcrLine
+
+
+@dataclass
+class OcrJob:
+    """What an extractor needs to read pages by OCR: the recogniser, how finely to render a page,
+    how long one file may take, and the pipeline's progress and cancel hooks."""
+
+    recogniser: Recogniser
+    dpi: int = 200
+    max_seconds: float = 1800.0
+    on_page: Callable[[int, int], None] = lambda done, total: None  # pages read, pages to read
+    cancelled: Callable[[], bool] = lambda: False
+    # The longer side of a rendered page at most this many pixels: a 300-dpi A3 page or a 40-megapixel
+    # photograph is scaled down, so one page's picture never takes more than ~50 MB.
+    max_side: int = 4000
+    read_pages: list[int] = field(default_factory=list)  # filled in: the page numbers read by OCR
+
+
+# --- which pages need OCR ----------------------------------------------------------------------------
+
+_MIN_WORDS = 20  # fewer words than this on a page covered by a picture: the words are a stamp or a header
+
+
+def text_layer_problem(words: Sequence[str], picture_share: float, drawn: bool) -> str:
+    """Why a PDF page's text layer cannot stand for the page, or "" when it can.
+
+    `words` are the page's words, `picture_share` how much of the page pictures cover (0 to 1),
+    `drawn` whether anything else is drawn on it. A blank page needs nothing.
+    """
+    if not words:
+        return "it has no text layer" if picture_share > 0 or drawn else ""
+    chars = [c for w in words for c in w]
+    unknown = sum(1 for c in chars if c == "\ufffd" or unicodedata.category(c) in ("Co", "Cn"))
+    if unknown > 0.3 * len(chars):
+        return "its text layer is mostly unknown characters"
+    if len(words) >= _MIN_WORDS and sum(1 for w in words if len(w) == 1) > 0.6 * len(words):
+        return "its text layer is single letters, one per word"
+    if len(words) < _MIN_WORDS and picture_share >= 0.5:
+        return "it is a picture with little text on it"
+    return ""
+
+
+# --- reading order -----------------------------------------------------------------------------------
+
+# A gap between columns at least this many line heights wide, with lines of at least _COLUMN_LINE line
+# heights on both sides (a column of prose, not the cells of a table row, which are read row by row).
+_GUTTER = 1.2
+_COLUMN_LINE = 8.0
+
+
+def reading_order(lines: Sequence[OcrLine]) -> list[list[OcrLine]]:
+    """The lines grouped in blocks, blocks in reading order, each block's lines top to bottom.
+
+    A recursive XY cut on the line boxes: a block is cut at its widest free band, across
+    (a heading above two columns, a figure between paragraphs) or down (between two columns of
+    prose), until no band is wide enough. So a two-column page reads column by column, and a title
+    above both columns first. Lines side by side in one block (table cells) read left to right.
+    """
+    if not lines:
+        return []
+    height = statistics.median(line.y1 - line.y0 for line in lines) or 1.0
+    blocks: list[list[OcrLine]] = []
+    _cut(list(lines), height, blocks)
+    return [_rows(block, height) for block in blocks]
+
+
+def _cut(lines: list[OcrLine], height: float, out: list[list[OcrLine]]) -> None:
+    across = _widest_gap([(line.y0, line.y1) for line in lines])
+    down = _widest_gap([(line.x0, line.x1) for line in lines])
+    if down is not None and down[1] - down[0] >= _GUTTER * height:
+        left = [line for line in lines if line.x1 <= down[0] + 0.5]
+        right = [line for line in lines if line.x0 >= down[1] - 0.5]
+        prose = all(
+            statistics.median(line.x1 - line.x0 for line in side) >= _COLUMN_LINE * height
+            for side in (left, right)
+        )
+        if prose and (across is None or down[1] - down[0] >= across[1] - across[0]):
+            _cut(left, height, out)
+            _cut(right, height, out)
+            return
+    if across is not None and across[1] - across[0] >= 0.5 * height:
+        _cut([line for line in lines if line.y1 <= across[0] + 0.5], height, out)
+        _cut([line for line in lines if line.y0 >= across[1] - 0.5], height, out)
+        return
+    out.append(lines)
+
+
+def _widest_gap(spans: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """The widest free interval between the projected spans, or None when they leave none."""
+    best: tuple[float, float] | None = None
+    ordered = sorted(spans)
+    reach = ordered[0][1]
+    for start, end in ordered[1:]:
+        if start > reach and (best is None or start - reach > best[1] - best[0]):
+            best = (reach, start)
+        reach = max(reach, end)
+    return best
+
+
+def _rows(lines: list[OcrLine], height: float) -> list[OcrLine]:
+    """Top to bottom; lines whose middles are within half a line height of each other are one row,
+    read left to right, as one line (the recogniser cuts a line at a wide space: a table row's
+    cells). A row's confidence is its lines' mean, by their number of words."""
+    ordered = sorted(lines, key=lambda line: (line.y0 + line.y1) / 2)
+    rows: list[list[OcrLine]] = []
+    for line in ordered:
+        middle = (line.y0 + line.y1) / 2
+        if rows and abs(middle - statistics.fmean((r.y0 + r.y1) / 2 for r in rows[-1])) < 0.5 * height:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    merged = []
+    for row in rows:
+        row.sort(key=lambda line: line.x0)
+        words = tuple(w for line in row for w in line.words)
+        confidence = sum(line.confidence * len(line.words) for line in row) / len(words)
+        merged.append(OcrLine(words, confidence))
+    return merged
