@@ -62,9 +62,11 @@ class IngestConfig:
     # OCR (ingest/ocr.py): "auto" reads pictures, and the PDF pages whose text layer is missing or
     # unreadable; "off" never runs it (such pages stay unsearchable, pictures are refused).
     ocr: str = "auto"
-    # Pages are rendered at this resolution for OCR (a scan finer than it at its own): see
-    # docs/evaluation.md "OCR" for error rates and speed at 150, 200 and 300 dpi.
-    ocr_dpi: int = 200
+    # Pages are rendered at this resolution for OCR (a scan finer than it at its own; lines are found
+    # on a smaller copy). Chosen by benchmarks/ocr_accuracy.py on rendered, noised and skewed pages of
+    # real PDFs: 300 dpi runs fewer words together than 200 and, lines being found on the smaller copy,
+    # costs little more time; see docs/evaluation.md "OCR".
+    ocr_dpi: int = 300
     ocr_max_minutes: int = 30  # of one file; pages past it are left unread, with a warning
 
     def __post_init__(self) -> None:

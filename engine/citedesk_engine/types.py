@@ -349,33 +349,19 @@ class OcrWord:
 @dataclass(frozen=True, slots=True)
 class OcrLine:
     """One recognised line: its words with their boxes (in the picture's pixels, or in page points
-    once placed on a page) and the recogniser's confidence for the line, 0 to 1."""
+    once placed on a page), the recogniser's confidence for the line, 0 to 1, and the slope of the
+    line in radians (a skewed scan's lines descend or climb to the right)."""
 
     words: tuple[OcrWord, ...]
     confidence: float
+    angle: float = 0.0
 
     @property
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    @property
-    def x0(self) -> float:
-        return min(w.x0 for w in self.words)
-
-    @property
-    def y0(self) -> float:
-        return min(w.y0 for w in self.words)
-
-    @property
-    def x1(self) -> float:
-        return max(w.x1 for w in self.words)
-
-    @property
-    def y1(self) -> float:
-        return max(w.y1 for w in self.words)
-
     def scaled(self, factor: float) -> OcrLine:
         words = tuple(
             OcrWord(w.text, w.x0 * factor, w.y0 * factor, w.x1 * factor, w.y1 * factor) for w in self.words
         )
-        return OcrLine(words, self.confidence)
+        return OcrLine(words, self.confidence, self.angle)

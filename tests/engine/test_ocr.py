@@ -4,6 +4,7 @@ recogniser is in test_ocr_real.py."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import factories
@@ -47,6 +48,28 @@ def test_two_columns_read_column_by_column_under_a_title_across_both() -> None:
     shuffled = [right[2], left[4], title, *right[:2], *left[:4], *right[3:]]
     order = [row.text for block in reading_order(shuffled) for row in block]
     assert order == [title.text] + [x.text for x in left] + [x.text for x in right]
+
+
+def test_two_columns_of_a_skewed_scan_still_read_column_by_column() -> None:
+    """Turned by 2 degrees, 30 lines a column: the left column's last lines reach past where the
+    right column's first lines begin, so only the upright boxes leave a gutter."""
+    angle = math.radians(2)
+
+    def turned(text: str, x0: float, y0: float) -> OcrLine:
+        words, step = text.split(), 430 / len(text.split())
+        placed = []
+        for i, w in enumerate(words):
+            x, y = x0 + i * step, y0
+            u, v = x * math.cos(angle) - y * math.sin(angle), x * math.sin(angle) + y * math.cos(angle)
+            placed.append(OcrWord(w, u, v, u + step - 6, v + 28 + step * math.sin(angle)))
+        return OcrLine(tuple(placed), 0.9, angle)
+
+    left = [turned(f"left column line {i} of the prose that fills it", 50, 100 + 40 * i) for i in range(30)]
+    right = [
+        turned(f"right column line {i} of the prose that fills it", 540, 100 + 40 * i) for i in range(30)
+    ]
+    order = [row.text for block in reading_order(right + left) for row in block]
+    assert order == [x.text for x in left] + [x.text for x in right]
 
 
 def test_table_cells_side_by_side_read_row_by_row_as_one_line() -> None:

@@ -52,6 +52,21 @@ def test_the_recogniser_reads_a_rendered_page_and_boxes_its_words(tmp_path: Path
         assert 0.8 < box.confidence <= 1.0
 
 
+def test_an_upside_down_page_is_read_upright_with_its_boxes_on_the_page_as_shown(
+    tmp_path: Path, recogniser
+) -> None:
+    upright = factories.rendered_text(SCANNED)
+    path = tmp_path / "turned.pdf"
+    with pymupdf.open() as document:
+        page = document.new_page(width=upright.width * 72 / 200, height=upright.height * 72 / 200)
+        page.insert_image(page.rect, pixmap=upright, rotate=180)
+        document.save(path)
+    doc = extract(path.read_bytes(), ".pdf", IngestConfig(), OcrJob(recogniser))
+    assert " ".join(doc.text.split()) == " ".join(SCANNED)
+    first, last = doc.words[0], doc.words[-1]
+    assert first.y0 > last.y1 and first.x0 > last.x1  # "The" is at the bottom right, as the page shows it
+
+
 NO_NETWORK = textwrap.dedent(
     """
     import socket, sys, json
