@@ -50,6 +50,23 @@ def test_two_columns_read_column_by_column_under_a_title_across_both() -> None:
     assert order == [title.text] + [x.text for x in left] + [x.text for x in right]
 
 
+def test_a_narrow_gutter_still_parts_two_columns_but_a_wide_word_space_does_not() -> None:
+    """A 10-point gutter is less than the recogniser's line box is high (30 here)."""
+    prose = "column line {} of the prose that fills it"
+    left = [line("left " + prose.format(i), 50, 100 + 40 * i, 480, 130 + 40 * i) for i in range(4)]
+    right = [line("right " + prose.format(i), 505, 100 + 40 * i, 935, 130 + 40 * i) for i in range(4)]
+    order = [row.text for block in reading_order(right + left) for row in block]
+    assert order == [x.text for x in left] + [x.text for x in right]
+    # a line cut in two at a wide space (8 px, under the 18 a gutter needs) stays one line
+    halves = [
+        line("the first half of a line", 50, 100, 300, 130),
+        line("and its second half", 308, 100, 500, 130),
+    ]
+    assert [row.text for block in reading_order(halves) for row in block] == [
+        "the first half of a line and its second half"
+    ]
+
+
 def test_two_columns_of_a_skewed_scan_still_read_column_by_column() -> None:
     """Turned by 2 degrees, 30 lines a column: the left column's last lines reach past where the
     right column's first lines begin, so only the upright boxes leave a gutter."""
@@ -129,7 +146,7 @@ def test_a_mixed_pdf_is_read_by_ocr_only_where_a_page_has_no_text(tmp_path: Path
     recogniser = ScriptedRecogniser([LINE], confidence=0.8)
     pages: list[tuple[int, int]] = []
     doc = extract(
-        path.read_bytes(), ".pdf", CONFIG, job(recogniser, on_page=lambda d, t: pages.append((d, t)))
+        path.read_bytes(), ".pdf", CONFIG, job(recogniser, dpi=200, on_page=lambda d, t: pages.append((d, t)))
     )
     assert len(recogniser.pictures) == 1  # the text page was not OCR'd
     assert doc.ocr_pages == (2,) and pages == [(0, 1), (1, 1)]

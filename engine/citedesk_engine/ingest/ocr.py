@@ -55,21 +55,25 @@ def text_layer_problem(words: Sequence[str], picture_share: float, drawn: bool) 
 
 # --- reading order -----------------------------------------------------------------------------------
 
-# A gap between columns at least this many line heights wide, with lines of at least _COLUMN_LINE line
-# heights on both sides (a column of prose, not the cells of a table row, which are read row by row).
-_GUTTER = 1.2
+# A gap between columns at least this many line heights wide (a 10-point gutter is 0.95 of the line
+# boxes the recogniser draws around 9-point type), with lines of at least _COLUMN_LINE line heights on
+# both sides (a column of prose, not the cells of a table row, which are read row by row).
+_GUTTER = 0.6
 _COLUMN_LINE = 8.0
 
 
 def reading_order(lines: Sequence[OcrLine]) -> list[list[OcrLine]]:
     """The lines grouped in blocks, blocks in reading order, each block's lines top to bottom.
 
-    A recursive XY cut on the line boxes: a block is cut at its widest free band, across (a heading
-    above two columns, a figure between paragraphs) or down (between two columns of prose), until no
-    band is wide enough. So a two-column page reads column by column, and a title above both columns
-    first. Lines side by side in a block (a table row's cells) are one line, read left to right. The
-    boxes are first turned upright by the lines' median slope: on a scan skewed by 2 degrees, a
-    column's left edge moves by a line height every 30 lines, which would close the gutter.
+    A recursive XY cut on the line boxes: a block is cut down between two columns of prose where a
+    gutter runs its whole height, else across at its widest free band (a heading above two columns,
+    a figure between paragraphs), until no band is wide enough. So a two-column page reads column by
+    column, and a title above both columns first (it spans the gutter, so the first cut is across).
+    Lines side by side in a block (a table row's cells) are one line, read left to right. The boxes
+    are first turned upright by the lines' median slope: on a scan skewed by 2 degrees, a column's
+    left edge moves by a line height every 30 lines, which would close the gutter. Not handled: two
+    sections of columns one above the other with no line across between them read as one pair of
+    columns.
     """
     if not lines:
         return []
@@ -109,7 +113,7 @@ def _cut(items: list[int], boxes: list[_Box], height: float, out: list[list[int]
             statistics.median(boxes[i][2] - boxes[i][0] for i in side) >= _COLUMN_LINE * height
             for side in (left, right)
         )
-        if prose and (across is None or down[1] - down[0] >= across[1] - across[0]):
+        if prose:
             _cut(left, boxes, height, out)
             _cut(right, boxes, height, out)
             return
