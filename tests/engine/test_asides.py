@@ -149,3 +149,21 @@ def test_a_short_answer_about_a_supposition_keeps_it_through_its_question() -> N
     assert asked.supported, asked.method
     plain = verifier.check("5,000 euros", [passage], "What fee does the buyer owe?")
     assert not plain.supported
+
+
+@pytest.mark.parametrize("semicolon", [";", "；"])  # the full-width one as OCR reads it
+def test_a_counterfactual_after_a_semicolon_supposes_only_its_own_clause(semicolon: str) -> None:
+    passage = (
+        f"I got a good going-over in the morning from old Miss Watson on account of my clothes{semicolon} "
+        "but the widow only looked so sorry that I thought I would behave a while if I could."
+    )
+    (aside,) = asides(passage)
+    assert aside.kind is AsideKind.SUPPOSITION and aside.text.startswith("but the widow")
+    verifier = ClaimVerifier(VerifyConfig())
+    verdict = verifier.check("old Miss Watson", [passage], "Who gave him a going-over in the morning?")
+    assert verdict.supported, verdict.method
+    supposed = verifier.check("He behaved a while.", [passage])
+    assert not supposed.supported
+    # A sentence opening with "if" supposes whole, semicolons or not.
+    opening = "If the bridge were closed, traffic would divert; the ferry would run hourly."
+    assert asides(opening)[0].text == opening

@@ -125,6 +125,8 @@ def test_text_layer_problems() -> None:
     assert "no text layer" in text_layer_problem([], picture_share=0.9, drawn=False)
     assert "no text layer" in text_layer_problem([], picture_share=0.0, drawn=True)  # outlined glyphs
     assert "unknown characters" in text_layer_problem(["\ufffd\ufffd\ufffd", "ab"], 0.0, False)
+    assert "unknown characters" in text_layer_problem(["\x19\x12"], 0.0, False)  # a Type 3 font's codes
+    assert "symbols" in text_layer_problem(['"7+%-'], 0.0, False)  # a TrueType font without a map
     assert "single letters" in text_layer_problem(list("thequickbrownfoxjumpsoverit"), 0.0, False)
     assert "little text" in text_layer_problem(["Downloaded", "2019"], 0.95, False)
     prose = "The council met on Tuesday and approved the budget for the coming year in full".split()
@@ -199,10 +201,18 @@ def test_cancel_between_pages_and_the_time_bound(tmp_path: Path) -> None:
     assert doc.ocr_pages == (1,)
 
 
-def test_ocr_that_finds_nothing_is_said_so(tmp_path: Path) -> None:
+def test_ocr_that_finds_nothing_is_said_so_and_a_blank_pdf_is_called_blank(tmp_path: Path) -> None:
     path = factories.image_only_pdf(tmp_path / "blank.pdf", [["x"]])
     with pytest.raises(ExtractionError, match="OCR recognised no text"):
         extract(path.read_bytes(), ".pdf", CONFIG, job(ScriptedRecogniser()))
+    empty = tmp_path / "empty.pdf"
+    with pymupdf.open() as document:
+        document.new_page()
+        document.save(empty)
+    recogniser = ScriptedRecogniser([LINE])
+    with pytest.raises(ExtractionError, match="pages are blank"):
+        extract(empty.read_bytes(), ".pdf", CONFIG, job(recogniser))
+    assert recogniser.pictures == []  # nothing to read: OCR did not run
 
 
 # --- pictures as documents -------------------------------------------------------------------------

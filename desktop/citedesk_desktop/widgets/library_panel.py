@@ -125,8 +125,8 @@ class LibraryPanel(QWidget):
 
         self.empty = QLabel(
             "<h3>Your library is empty</h3>"
-            "<p>Drop PDF, Word, PowerPoint, Excel, HTML, Markdown, text, CSV or code files anywhere on "
-            "this window,<br>or click <b>Add files…</b> or <b>Add folder…</b>.</p>"
+            "<p>Drop PDF, Word, PowerPoint, Excel, HTML, Markdown, text, CSV or code files, scans and "
+            "pictures anywhere on this window,<br>or click <b>Add files…</b> or <b>Add folder…</b>.</p>"
             "<p>Everything stays on this computer.</p>"
         )
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)

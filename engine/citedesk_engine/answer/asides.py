@@ -102,9 +102,10 @@ _SUPPOSITION_OPENING = re.compile(
 # if he had a brother", "wondered if") is an indirect question, and "had a brother" is no counterfactual.
 _COUNTERFACTUAL = re.compile(
     r"(?<!\basked )(?<!\bask )(?<!\basks )(?<!\bwondered )(?<!\bwonder )(?<!\bknow )(?<!\bsee )"
-    r"(?<!\bcheck )(?<!\bunsure )\bif\b[^.;]*?\b(?:were|would|could|should|had (?:been|\w+ed|\w+en)\b)",
+    r"(?<!\bcheck )(?<!\bunsure )\bif\b[^.;；]*?\b(?:were|would|could|should|had (?:been|\w+ed|\w+en)\b)",
     re.IGNORECASE,
 )
+_SEMICOLON = re.compile(r"[;；]\s*")  # the full-width one as OCR often reads it
 _SUPPOSING_WORDS = frozenset(
     "if unless suppose supposing imagine assume assuming hypothetical hypothetically would".split()
 )
@@ -138,6 +139,14 @@ def asides(text: str) -> list[Aside]:
             stop = _CLAUSE_END.search(sentence, match.end()) if match.group(2) else None
             a, b = start + match.start(), start + (stop.start() if stop else len(sentence))
             found.append(Aside(kind, a, b, text[a:b]))
+        elif kind is AsideKind.SUPPOSITION and not _SUPPOSITION_OPENING.search(sentence):
+            # A counterfactual "if" after a semicolon supposes only from its clause on: "I got a
+            # going-over from Miss Watson on account of my clothes; but ... I would behave a while if
+            # I could" asserts the going-over.
+            match = _COUNTERFACTUAL.search(sentence)
+            assert match is not None
+            clause = max((m.end() for m in _SEMICOLON.finditer(sentence, 0, match.start())), default=0)
+            found.append(Aside(kind, start + clause, end, sentence[clause:]))
         elif kind is not None:
             found.append(Aside(kind, start, end, sentence))
     return found

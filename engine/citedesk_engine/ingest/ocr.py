@@ -43,9 +43,11 @@ def text_layer_problem(words: Sequence[str], picture_share: float, drawn: bool) 
     if not words:
         return "it has no text layer" if picture_share > 0 or drawn else ""
     chars = [c for w in words for c in w]
-    unknown = sum(1 for c in chars if c == "\ufffd" or unicodedata.category(c) in ("Co", "Cn"))
+    unknown = sum(1 for c in chars if c == "\ufffd" or unicodedata.category(c) in ("Co", "Cn", "Cc"))
     if unknown > 0.3 * len(chars):
         return "its text layer is mostly unknown characters"
+    if len(chars) >= 4 and sum(1 for c in chars if c.isalnum()) < 0.3 * len(chars):
+        return "its text layer is mostly symbols (a font without a character map)"
     if len(words) >= _MIN_WORDS and sum(1 for w in words if len(w) == 1) > 0.6 * len(words):
         return "its text layer is single letters, one per word"
     if len(words) < _MIN_WORDS and picture_share >= 0.5:

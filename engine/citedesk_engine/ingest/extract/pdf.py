@@ -148,6 +148,8 @@ def extract_pages(document: pymupdf.Document, ocr: OcrJob | None, kind: str = "p
             raise ExtractionError(
                 "no text was recognised in the picture" if ocr is not None else _OCR_OFF_PICTURE
             )
+        if not unreadable:
+            raise ExtractionError("the PDF's pages are blank: there is no text to index")
         if ocr is not None:
             raise ExtractionError("the PDF has no text layer, and OCR recognised no text on its pages")
         raise ExtractionError(
