@@ -85,4 +85,5 @@ def test_ask_json_gives_where_each_claim_stands_and_each_boxs_characters() -> No
         )
     )
     assert out["claims"][0]["evidence"] == [["u1", 120, 150]]
-    assert out["sources"][0]["boxes"] == [[2, 10.0, 20.0, 200.0, 32.0, 100, 160]]
+    assert out["sources"][0]["boxes"] == [[2, 10.0, 20.0, 200.0, 32.0, 100, 160, -1.0]]
+    assert out["sources"][0]["ocr_confidence"] is None  # a text layer's line, not OCR's
