@@ -57,16 +57,27 @@ class MainWindow(QMainWindow):
         self.chat = ChatPane()
         self.evidence = EvidenceViewer()
         self.trace = TraceView()
+        # Three panes: the library and the conversations in a sidebar that folds away (Ctrl+B), the
+        # conversation in the middle, and its evidence on the right, always in view beside it; the
+        # trace and the document's text are tabs of the right pane.
+        self.sidebar = QSplitter(Qt.Orientation.Vertical)
+        self.sidebar.addWidget(self.library)
+        self.sidebar.addWidget(self.chat.history)
+        self.sidebar.setSizes([520, 200])
         self.tabs = QTabWidget()
-        self.tabs.addTab(self.chat, "Ask")
         self.tabs.addTab(self.evidence, "Evidence")
         self.tabs.addTab(self.trace, "Trace")
         self.tabs.addTab(self.document, "Document text")
         self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.addWidget(self.library)
+        self.split.addWidget(self.sidebar)
+        self.split.addWidget(self.chat)
         self.split.addWidget(self.tabs)
-        self.split.setSizes([460, 740])
+        self.split.setCollapsible(1, False)
+        self.split.setStretchFactor(1, 1)
+        self.split.setStretchFactor(2, 1)
+        self.split.setSizes([300, 450, 450])
         self.setCentralWidget(self.split)
+        self._pinned: tuple[SourceRef, Answer | None] | None = None  # the citation clicked last
 
         self.status_library = QLabel()
         self.status_models = QLabel("Loading models…")
@@ -91,6 +102,7 @@ class MainWindow(QMainWindow):
         self.chat.ask_as_typed_requested.connect(self.ask_as_typed)
         self.chat.stop_requested.connect(self.stop_answering)
         self.chat.source_clicked.connect(self.show_source)
+        self.chat.source_hovered.connect(self.preview_source)
         self.chat.trace_requested.connect(self.show_trace)
         self.chat.conversation_requested.connect(lambda c: runner.submit("conversation", c))
         self.chat.delete_conversation_requested.connect(self.delete_conversation)
@@ -108,11 +120,19 @@ class MainWindow(QMainWindow):
         geometry = settings.value("window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1200, 760)
-        splitter = settings.value("window/splitter")
-        if splitter is not None:
-            self.split.restoreState(splitter)
+        else:  # the first start: most of the screen, up to 1440 x 900
+            screen = self.screen().availableGeometry()
+            self.resize(min(1440, screen.width() * 9 // 10), min(900, screen.height() * 9 // 10))
+        # The three panes' widths and whether the sidebar shows (0.6's two panes were kept under
+        # window/splitter, which does not fit three).
+        panes = settings.value("window/panes")
+        if panes is not None:
+            self.split.restoreState(panes)
+        sidebar = settings.value("window/sidebar")
+        if sidebar is not None:
+            self.sidebar.restoreState(sidebar)
+        if settings.value("window/sidebar_shown", True, type=bool) is False:
+            self._toggle_sidebar()
         runner.submit("open", str(library_dir))
 
     def _build_menus(self) -> None:
@@ -134,14 +154,15 @@ class MainWindow(QMainWindow):
         self._action(ask_menu, "&Ask a question", QKeySequence("Ctrl+K"), self._focus_question)
         self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.stop_answering)
         view_menu = self.menuBar().addMenu("&View")
+        self.sidebar_action = self._action(
+            view_menu, "&Library and conversations", QKeySequence("Ctrl+B"), self._toggle_sidebar
+        )
+        self.sidebar_action.setCheckable(True)
+        self.sidebar_action.setChecked(True)
+        view_menu.addSeparator()
+        self._action(view_menu, "&Ask", QKeySequence("Ctrl+1"), self._focus_question)
         for number, (name, widget) in enumerate(
-            (
-                ("&Ask", self.chat),
-                ("&Evidence", self.evidence),
-                ("&Trace", self.trace),
-                ("&Document text", self.document),
-            ),
-            1,
+            (("&Evidence", self.evidence), ("&Trace", self.trace), ("&Document text", self.document)), 2
         ):
             self._action(
                 view_menu,
@@ -160,6 +181,13 @@ class MainWindow(QMainWindow):
         self._action(view_menu, "&Fit page width", QKeySequence("Ctrl+0"), self.evidence.fit_width)
         self._action(view_menu, "&Previous page", QKeySequence("Alt+Left"), self.evidence.previous_page)
         self._action(view_menu, "&Next page", QKeySequence("Alt+Right"), self.evidence.next_page)
+        self._action(
+            view_menu,
+            "Pre&vious citation",
+            QKeySequence("Alt+Up"),
+            lambda: self._step_citation(-1),
+        )
+        self._action(view_menu, "Ne&xt citation", QKeySequence("Alt+Down"), lambda: self._step_citation(1))
         help_menu = self.menuBar().addMenu("&Help")
         self._action(help_menu, "&About CiteDesk", None, self.show_about)
 
@@ -211,8 +239,33 @@ class MainWindow(QMainWindow):
             self.chat.stopping(generator_loading=self._generator_loading)
 
     def show_source(self, source: SourceRef, answer: Answer | None = None) -> None:
+        self._pinned = (source, answer)
         self.tabs.setCurrentWidget(self.evidence)
         self.evidence.show_source(source, answer)
+
+    def preview_source(self, source: SourceRef | None, answer: Answer | None) -> None:
+        """The citation under the pointer, shown while it rests there; when the pointer leaves, the
+        one clicked last again. Only while the Evidence tab is in front: a hover never takes the
+        trace or the document text away from the reader."""
+        if self.tabs.currentWidget() is not self.evidence:
+            return
+        if source is None:
+            if self._pinned is None:
+                return
+            source, answer = self._pinned
+        if self.evidence.source != source or self.evidence.answer is not answer:
+            self.evidence.show_source(source, answer)
+
+    def _step_citation(self, step: int) -> None:
+        self.tabs.setCurrentWidget(self.evidence)
+        self.evidence.step_citation(step)
+        if self.evidence.source is not None:
+            self._pinned = (self.evidence.source, self.evidence.answer)
+
+    def _toggle_sidebar(self) -> None:
+        # isHidden, not isVisible: the window itself may not be shown yet.
+        self.sidebar.setVisible(self.sidebar.isHidden())
+        self.sidebar_action.setChecked(not self.sidebar.isHidden())
 
     def show_trace(self, answer: Answer) -> None:
         self.trace.show_answer(answer)
@@ -253,11 +306,9 @@ class MainWindow(QMainWindow):
         self.runner.submit("apply_settings", (config, reembed))
 
     def _new_conversation(self) -> None:
-        self.tabs.setCurrentWidget(self.chat)
         self.chat.new_conversation()
 
     def _focus_question(self) -> None:
-        self.tabs.setCurrentWidget(self.chat)
         self.chat.question.setFocus()
 
     def _show_document_text(self, document: str) -> None:
@@ -275,6 +326,7 @@ class MainWindow(QMainWindow):
         self.library_dir = folder
         self.document.clear()
         self.evidence.clear()
+        self._pinned = None
         self.trace.clear()
         self.library.set_documents([])
         self.runner.submit("open", str(folder))
@@ -439,6 +491,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
         self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/splitter", self.split.saveState())
+        self.settings.setValue("window/panes", self.split.saveState())
+        self.settings.setValue("window/sidebar", self.sidebar.saveState())
+        self.settings.setValue("window/sidebar_shown", not self.sidebar.isHidden())
         self.settings.setValue("library", str(self.library_dir))
         event.accept()

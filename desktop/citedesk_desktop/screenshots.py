@@ -43,7 +43,6 @@ def main(out: Path) -> int:
         window.grab().save(str(out / f"{name}.png"))
 
     def ask(question: str) -> None:
-        window.tabs.setCurrentWidget(window.chat)
         window.chat.question.setPlainText(question)
         window.chat.ask_button.click()
 

@@ -65,7 +65,6 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path, window: Mai
     details = window.evidence.details.text()
     assert "Found by" in details and "fused" in details and "Verified" in details
 
-    window.tabs.setCurrentWidget(window.chat)
     window.chat.question.setPlainText("What about gamma rays?")
     window.chat.ask_button.click()
     qtbot.waitUntil(lambda: window.chat.last_answer is not answer, timeout=120_000)

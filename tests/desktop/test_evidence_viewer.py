@@ -1,6 +1,7 @@
 """The evidence viewer on real PDF pages (rendered as the engine thread renders them): switching from a
 short document to a long one shows the long one's page, paging says which page is shown, and the
-window's tab shortcuts and View menu switch tabs."""
+window's shortcuts and View menu switch the right pane's tabs, a citation shows while the pointer rests
+on it, and the viewer steps through an answer's citations."""
 
 from __future__ import annotations
 
@@ -90,7 +91,67 @@ def test_a_citation_in_a_long_pdf_after_one_in_a_short_pdf_shows_the_long_ones_p
     assert viewer.shown == (str(short), 1) and viewer.pages == 2
 
 
-def test_tab_shortcuts_and_the_view_menu_switch_tabs(qtbot, tmp_path: Path) -> None:
+def test_the_shortcuts_and_the_view_menu_switch_the_right_panes_tabs_and_fold_the_sidebar(
+    qtbot, tmp_path: Path
+) -> None:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    runner = EngineRunner(
+        lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
+    )
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    window.resize(1280, 720)
+    window.show()
+    window.activateWindow()
+    try:
+        qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
+        qtbot.waitExposed(window)
+        # The conversation and the evidence are side by side, the library and conversations beside them.
+        for pane in (window.library, window.chat.history, window.chat, window.evidence):
+            assert pane.isVisible() and pane.width() >= 250, pane
+        tabs = [window.evidence, window.trace, window.document]
+        for number, widget in reversed(list(enumerate(tabs, start=2))):
+            QTest.keyClick(window, getattr(Qt.Key, f"Key_{number}"), Qt.KeyboardModifier.ControlModifier)
+            assert window.tabs.currentWidget() is widget, number
+        QTest.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+        assert window.chat.question.hasFocus()
+        view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+        items = {a.text(): a for a in view.actions()}
+        for name, widget in (("&Trace", window.trace), ("&Evidence", window.evidence)):
+            items[name].trigger()
+            assert window.tabs.currentWidget() is widget, name
+        # Ctrl+B folds the sidebar away and back; the window remembers it.
+        QTest.keyClick(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
+        assert not window.library.isVisible() and window.chat.isVisible() and window.evidence.isVisible()
+        assert not items["&Library and conversations"].isChecked()
+        window.close()
+        again = MainWindow(runner, tmp_path / "library", settings)
+        qtbot.addWidget(again)
+        assert again.sidebar.isHidden() and not again.sidebar_action.isChecked()
+        again.sidebar_action.trigger()
+        assert not again.sidebar.isHidden() and again.sidebar_action.isChecked()
+        again.close()
+    finally:
+        window.close()
+        runner.shutdown()
+
+
+def test_hovering_a_citation_previews_it_and_leaving_shows_the_one_clicked_again(
+    qtbot, tmp_path: Path
+) -> None:
+    from citedesk_engine.types import Answer, Claim, Decision
+    from PySide6.QtCore import QUrl
+
+    short = factories.pdf(tmp_path / "short.pdf", ["Short page one.", "The short answer is 12."])
+    long = factories.pdf(
+        tmp_path / "long.pdf", [f"Long page {n}." for n in range(1, 8)] + ["The long answer is 40."]
+    )
+    first, second = (
+        source_of(short, 2, "The short answer is 12."),
+        source_of(long, 8, "The long answer is 40."),
+    )
+    claims = (Claim("12 and 40", True, (first.unit_id, second.unit_id), "verifier", 0.9),)
+    answer = Answer("Which?", Decision.ANSWERED, "12 [1] and 40 [2]", claims, (first, second), (), ())
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     runner = EngineRunner(
         lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
@@ -98,26 +159,52 @@ def test_tab_shortcuts_and_the_view_menu_switch_tabs(qtbot, tmp_path: Path) -> N
     window = MainWindow(runner, tmp_path / "library", settings)
     qtbot.addWidget(window)
     window.show()
-    window.activateWindow()
     try:
         qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
-        qtbot.waitExposed(window)
-        tabs = [window.chat, window.evidence, window.trace, window.document]
-        for number, widget in reversed(list(enumerate(tabs, start=1))):
-            QTest.keyClick(window, getattr(Qt.Key, f"Key_{number}"), Qt.KeyboardModifier.ControlModifier)
-            assert window.tabs.currentWidget() is widget, number
-        view = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
-        items = {a.text(): a for a in view.actions()}
-        for name, widget in (
-            ("&Trace", window.trace),
-            ("&Ask", window.chat),
-            ("&Document text", window.document),
-        ):
-            items[name].trigger()
-            assert window.tabs.currentWidget() is widget, name
+        window.chat.show_answer(answer)
+        window.chat._on_link(QUrl("cite:1.1"))  # clicked: the short document's page 2
+        qtbot.waitUntil(lambda: window.evidence.shown == (str(short), 2), timeout=30_000)
+        # The pointer rests on [2]: the long document's page shows, without a click.
+        window.chat.transcript.highlighted.emit(QUrl("cite:1.2"))
+        qtbot.waitUntil(lambda: window.evidence.shown == (str(long), 8), timeout=30_000)
+        assert window.evidence.source == second and "long.pdf" in window.evidence.header.text()
+        # It crosses [1] on its way out without resting: nothing changes until it rests off every link.
+        window.chat.transcript.highlighted.emit(QUrl("cite:1.1"))
+        window.chat.transcript.highlighted.emit(QUrl())
+        qtbot.waitUntil(lambda: window.evidence.shown == (str(short), 2), timeout=30_000)
+        assert window.evidence.source == first
+        # With the trace in front, a hover leaves it there.
+        window.tabs.setCurrentWidget(window.trace)
+        window.chat.transcript.highlighted.emit(QUrl("cite:1.2"))
+        qtbot.wait(400)
+        assert window.tabs.currentWidget() is window.trace and window.evidence.source == first
     finally:
         window.close()
         runner.shutdown()
+
+
+def test_the_viewer_steps_through_an_answers_citations(qtbot, tmp_path: Path) -> None:
+    from citedesk_engine.types import Answer, Claim, Decision
+
+    pdf = factories.pdf(tmp_path / "three.pdf", [f"Figure {n} is {n * 11}." for n in range(1, 4)])
+    sources = tuple(source_of(pdf, n, f"Figure {n} is {n * 11}.") for n in range(1, 4))
+    claims = (Claim("11, 22 and 33", True, tuple(s.unit_id for s in sources), "verifier", 0.9),)
+    answer = Answer("Which?", Decision.ANSWERED, "11 [1], 22 [2] and 33 [3]", claims, sources, (), ())
+    viewer, asked = shown_viewer(qtbot, 600)
+    viewer.show_source(sources[0], answer)
+    assert viewer.citation_label.text() == "Citation 1 of 3"
+    assert not viewer.previous_citation.isEnabled() and viewer.next_citation.isEnabled()
+    viewer.next_citation.click()
+    viewer.next_citation.click()
+    assert viewer.source == sources[2] and viewer.citation_label.text() == "Citation 3 of 3"
+    assert not viewer.next_citation.isEnabled() and asked[-1] == (str(pdf), 3)
+    viewer.previous_citation.click()
+    assert viewer.source == sources[1] and viewer.shown == (str(pdf), 2)
+    viewer.show_source(sources[0])  # a source without its answer: nothing to step through
+    assert viewer._steps.isHidden()
+    alone = Answer("Which?", Decision.ANSWERED, "11 [1]", claims, sources[:1], (), ())
+    viewer.show_source(sources[0], alone)  # nor with one citation only
+    assert viewer._steps.isHidden()
 
 
 def test_open_source_says_why_when_it_cannot(qtbot, tmp_path: Path, monkeypatch) -> None:
@@ -326,3 +413,25 @@ def test_a_citation_in_a_picture_shows_the_picture_with_the_passage_marked_and_s
         assert viewer.stack.currentWidget() is viewer.scroll  # the picture, not the text view
         header = viewer.header.text()
         assert f"{name}</b>, page 1" in header and "read by OCR</b> (confidence 87%" in header
+
+
+def test_a_page_zoomed_wider_than_the_pane_opens_across_at_a_passage_in_its_right_column(
+    qtbot, tmp_path: Path
+) -> None:
+    path = tmp_path / "columns.pdf"
+    with pymupdf.open() as document:
+        page = document.new_page()
+        page.insert_text((60, 100), "The left column says nothing much.")
+        page.insert_text((330, 400), "The right column holds the answer.")
+        document.save(path)
+    viewer, _ = shown_viewer(qtbot, 500)
+    viewer.resize(380, 500)
+    viewer.auto_fit, viewer.zoom = False, 3.0  # zoomed by hand: the page far wider than the pane
+    viewer.show_source(source_of(path, 1, "The right column holds the answer."))
+    qtbot.waitUntil(lambda: viewer.shown == (str(path), 1), timeout=10_000)
+    qtbot.waitUntil(lambda: viewer._scroll_to is None, timeout=10_000)
+    across = viewer.scroll.horizontalScrollBar()
+    left = across.value()
+    assert left > 0, "scrolled across to the passage"
+    # The passage's left edge (x 330 pt) is in view: within the pane's width of the scroll position.
+    assert left <= 330 * viewer.zoom <= left + viewer.scroll.viewport().width()

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -55,6 +54,9 @@ class ChatPane(QWidget):
     ask_as_typed_requested = Signal(str, object)  # the same, searched as typed (no follow-up rewrite)
     stop_requested = Signal()
     source_clicked = Signal(object, object)  # SourceRef, the Answer citing it
+    # The citation under the pointer once it rests there (SourceRef, Answer), or (None, None) when it
+    # has left every citation.
+    source_hovered = Signal(object, object)
     trace_requested = Signal(object)  # Answer
     conversation_requested = Signal(str)  # open this stored conversation
     delete_conversation_requested = Signal(str)
@@ -86,8 +88,9 @@ class ChatPane(QWidget):
         list_buttons = QHBoxLayout()
         list_buttons.addWidget(self.new_button)
         list_buttons.addWidget(self.delete_button)
-        side = QWidget()
-        side_layout = QVBoxLayout(side)
+        # The list of conversations, which the window places in its sidebar under the library.
+        self.history = QWidget()
+        side_layout = QVBoxLayout(self.history)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.addWidget(QLabel("<b>Conversations</b>"))
         side_layout.addWidget(self.conversations, 1)
@@ -96,6 +99,13 @@ class ChatPane(QWidget):
         self.transcript = QTextBrowser()
         self.transcript.setOpenLinks(False)
         self.transcript.anchorClicked.connect(self._on_link)
+        self.transcript.highlighted.connect(self._on_hover)
+        self._hovered = QUrl()
+        # A citation is shown once the pointer rests on it, not for every one it crosses on its way.
+        self._hover_rest = QTimer(self)
+        self._hover_rest.setSingleShot(True)
+        self._hover_rest.setInterval(250)
+        self._hover_rest.timeout.connect(self._show_hovered)
         self.question = QuestionBox()
         self.question.setPlaceholderText("Ask about your documents (Enter sends, Shift+Enter: new line)")
         self.question.setToolTip("Enter sends the question; Shift+Enter starts a new line")
@@ -117,19 +127,10 @@ class ChatPane(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.question, 1)
         row.addLayout(buttons)
-        talk = QWidget()
-        talk_layout = QVBoxLayout(talk)
-        talk_layout.setContentsMargins(0, 0, 0, 0)
-        talk_layout.addWidget(self.transcript, 1)
-        talk_layout.addLayout(row)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(side)
-        split.addWidget(talk)
-        split.setStretchFactor(1, 1)
-        split.setSizes([180, 560])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.addWidget(self.transcript, 1)
+        layout.addLayout(row)
         self._render()
 
     @property
@@ -270,8 +271,7 @@ class ChatPane(QWidget):
 
     def _on_link(self, url: QUrl) -> None:
         """cite:A.N is source N of answer A; trace:A the trace of answer A (both 1-based)."""
-        target = url.path() or url.host()
-        number, _, source = target.partition(".")
+        number = (url.path() or url.host()).partition(".")[0]
         if not number.isdigit() or not 1 <= int(number) <= len(self.answers):
             return
         answer = self.answers[int(number) - 1]
@@ -282,8 +282,28 @@ class ChatPane(QWidget):
             self._asked = True
             self._render()
             self.ask_as_typed_requested.emit(answer.question, self.conversation)
-        elif url.scheme() == "cite" and source.isdigit() and 1 <= int(source) <= len(answer.sources):
-            self.source_clicked.emit(answer.sources[int(source) - 1], answer)
+        elif (cited := self._cited(url)) is not None:
+            self.source_clicked.emit(*cited)
+
+    def _cited(self, url: QUrl) -> tuple[SourceRef, Answer] | None:
+        """The source and answer a cite:A.N link names, or None for any other link."""
+        number, _, source = (url.path() or url.host()).partition(".")
+        if url.scheme() != "cite" or not number.isdigit() or not source.isdigit():
+            return None
+        if not 1 <= int(number) <= len(self.answers):
+            return None
+        answer = self.answers[int(number) - 1]
+        if not 1 <= int(source) <= len(answer.sources):
+            return None
+        return answer.sources[int(source) - 1], answer
+
+    def _on_hover(self, url: QUrl) -> None:
+        self._hovered = url
+        self._hover_rest.start()
+
+    def _show_hovered(self) -> None:
+        cited = self._cited(self._hovered)
+        self.source_hovered.emit(*(cited or (None, None)))
 
     def _open_item(self, item: QListWidgetItem) -> None:
         conversation = item.data(Qt.ItemDataRole.UserRole)

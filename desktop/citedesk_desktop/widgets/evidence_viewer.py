@@ -16,13 +16,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QPlainTextEdit,
-    QPushButton,
     QScrollArea,
     QStackedWidget,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
+
+from .buttons import tool_button
 
 HIGHLIGHT = QColor(255, 213, 79, 110)
 # The rest of a cited passage, when the sentences or table rows its claims stand on are known
@@ -38,6 +39,7 @@ class EvidenceViewer(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.source: SourceRef | None = None
+        self.answer: Answer | None = None  # the answer citing the source, whose citations step in turn
         # Where the verified claims citing the source stand in it (document offsets), marked strongly.
         self.claim_spans: tuple[tuple[int, int], ...] = ()
         self._lines: tuple[int, int] | None = None  # the file's lines the passage spans (text, code, CSV)
@@ -64,17 +66,17 @@ class EvidenceViewer(QWidget):
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.previous_button = QPushButton("◀ Page")
-        self.next_button = QPushButton("Page ▶")
-        self.zoom_out = QPushButton("−")
-        self.zoom_in = QPushButton("+")
-        self.fit_button = QPushButton("Fit width")
+        self.previous_button = tool_button("◀ Page")
+        self.next_button = tool_button("Page ▶")
+        self.zoom_out = tool_button("−")
+        self.zoom_in = tool_button("+")
+        self.fit_button = tool_button("Fit width")
         self.zoom_out.setToolTip("Zoom out (Ctrl+-)")
         self.zoom_in.setToolTip("Zoom in (Ctrl++)")
         self.fit_button.setToolTip("Zoom the page to the width of the viewer")
         self.previous_button.setToolTip("Previous page (Alt+Left)")
         self.next_button.setToolTip("Next page (Alt+Right)")
-        self.open_button = QPushButton("Open source")
+        self.open_button = tool_button("Open source")
         self.open_button.setToolTip("Open the original file in the system viewer")
         self.previous_button.clicked.connect(self.previous_page)
         self.next_button.clicked.connect(self.next_page)
@@ -82,6 +84,23 @@ class EvidenceViewer(QWidget):
         self.zoom_in.clicked.connect(lambda: self.zoom_by(1.25))
         self.fit_button.clicked.connect(self.fit_width)
         self.open_button.clicked.connect(self._open_source)
+        # Through the answer's citations in turn, without going back to the conversation.
+        self.previous_citation = tool_button("◀ Citation")
+        self.next_citation = tool_button("Citation ▶")
+        self.previous_citation.setToolTip("The answer's previous citation (Alt+Up)")
+        self.next_citation.setToolTip("The answer's next citation (Alt+Down)")
+        self.previous_citation.clicked.connect(lambda: self.step_citation(-1))
+        self.next_citation.clicked.connect(lambda: self.step_citation(1))
+        self.citation_label = QLabel()
+        steps = QHBoxLayout()
+        steps.addWidget(self.previous_citation)
+        steps.addWidget(self.citation_label)
+        steps.addWidget(self.next_citation)
+        steps.addStretch(1)
+        self._steps = QWidget()
+        self._steps.setLayout(steps)
+        steps.setContentsMargins(0, 0, 0, 0)
+        self._steps.setVisible(False)
         tools = QHBoxLayout()
         for widget in (
             self.previous_button,
@@ -98,14 +117,18 @@ class EvidenceViewer(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidget(self.image)
         self.scroll.setWidgetResizable(True)
-        self._scroll_to: int | None = None  # where the highlight wants the page scrolled, until it is
+        # Where the highlight wants the page scrolled (x, y), until it is: across too, for a page
+        # zoomed wider than the pane (its second column's passage would stay off to the right).
+        self._scroll_to: tuple[int, int] | None = None
         self.scroll.verticalScrollBar().rangeChanged.connect(lambda *_: self._apply_scroll())
+        self.scroll.horizontalScrollBar().rangeChanged.connect(lambda *_: self._apply_scroll())
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.scroll)
         self.stack.addWidget(self.text)
         layout = QVBoxLayout(self)
+        layout.addWidget(self._steps)
         layout.addWidget(self.header)
         layout.addWidget(self.warning)
         layout.addWidget(self.details)
@@ -116,6 +139,8 @@ class EvidenceViewer(QWidget):
     def clear(self) -> None:
         """Nothing shown: another library was opened, and its citations are not these."""
         self.source, self.shown, self._scroll_to = None, None, None
+        self.answer = None
+        self._steps.setVisible(False)
         self.page = self.pages = self.highlighted_boxes = 0
         self.image.clear()
         self.text.clear()
@@ -134,6 +159,8 @@ class EvidenceViewer(QWidget):
             self.shown = None
             self.image.clear()
         self.source = source
+        self.answer = answer
+        self._show_steps()
         self._lines = None
         self.claim_spans = tuple(
             sorted(
@@ -158,6 +185,31 @@ class EvidenceViewer(QWidget):
             self._set_tools(False)
             self.open_button.setEnabled(True)
             self.text_requested.emit(source.document)
+
+    def _citation(self) -> int | None:
+        """The shown source's place among its answer's citations (0-based), or None."""
+        if self.answer is None or self.source not in self.answer.sources:
+            return None
+        return self.answer.sources.index(self.source)
+
+    def _show_steps(self) -> None:
+        index = self._citation()
+        count = len(self.answer.sources) if self.answer is not None else 0
+        self._steps.setVisible(index is not None and count > 1)  # one citation: nothing to step to
+        if index is None:
+            return
+        self.citation_label.setText(f"Citation {index + 1} of {count}")
+        self.previous_citation.setEnabled(index > 0)
+        self.next_citation.setEnabled(index + 1 < count)
+
+    def step_citation(self, step: int) -> None:
+        """Show the answer's citation `step` places on from the one shown (-1: the one before)."""
+        index = self._citation()
+        if index is None or self.answer is None:
+            return
+        target = index + step
+        if 0 <= target < len(self.answer.sources):
+            self.show_source(self.answer.sources[target], self.answer)
 
     def set_document_warnings(self, warnings: dict[str, tuple[str, ...]]) -> None:
         """The library's document warnings (engine.warnings), shown with a source of that document."""
@@ -210,7 +262,7 @@ class EvidenceViewer(QWidget):
         self._show_header(page)
         pixmap = QPixmap()
         pixmap.loadFromData(png, "PNG")
-        first_box_y = None
+        first_box: tuple[float, float] | None = None  # the marked lines' left and top
         self.strong_boxes = 0
         if page == self.source.page:
             painter = QPainter(pixmap)
@@ -226,13 +278,17 @@ class EvidenceViewer(QWidget):
                 marked = box in strong or not strong
                 painter.fillRect(rect, HIGHLIGHT if marked else PASSAGE)
                 if marked:
-                    first_box_y = rect.top() if first_box_y is None else min(first_box_y, rect.top())
+                    first_box = (
+                        (rect.left(), rect.top())
+                        if first_box is None
+                        else (min(first_box[0], rect.left()), min(first_box[1], rect.top()))
+                    )
             painter.end()
             self.strong_boxes = len(strong)
         ratio = self.devicePixelRatioF()
         pixmap.setDevicePixelRatio(ratio)
-        if first_box_y is not None:
-            first_box_y /= ratio
+        if first_box is not None:
+            first_box = (first_box[0] / ratio, first_box[1] / ratio)
         self.image.setPixmap(pixmap)
         self.highlighted_boxes = (
             sum(1 for b in self.source.boxes if b.page == page) if page == self.source.page else 0
@@ -246,19 +302,24 @@ class EvidenceViewer(QWidget):
         # Scrolled once the scroll area has taken the new picture's size: set now, the value would be
         # clamped to the range of the picture before (after another document, the cleared one's).
         # A page paged to opens at its top; the cited page at its highlight; a zoom keeps its place.
-        if first_box_y is not None:
-            self._scroll_to = max(0, int(first_box_y) - 80)
+        if first_box is not None:
+            self._scroll_to = (max(0, int(first_box[0]) - 24), max(0, int(first_box[1]) - 80))
         else:
-            self._scroll_to = 0 if another_page else None
+            self._scroll_to = (0, 0) if another_page else None
         self._apply_scroll()
 
     def _apply_scroll(self) -> None:
         if self._scroll_to is None:
             return
-        bar = self.scroll.verticalScrollBar()
-        bar.setValue(self._scroll_to)
-        settled = self.image.height() >= self.image.pixmap().deviceIndependentSize().height()
-        if bar.maximum() >= self._scroll_to or settled:
+        x, y = self._scroll_to
+        across, down = self.scroll.horizontalScrollBar(), self.scroll.verticalScrollBar()
+        across.setValue(x)
+        down.setValue(y)
+        size = self.image.pixmap().deviceIndependentSize()
+        settled = self.image.height() >= size.height() and self.image.width() >= size.width()
+        if (
+            down.maximum() >= y and across.maximum() >= min(x, size.width() - self.scroll.viewport().width())
+        ) or settled:
             self._scroll_to = None
 
     def _holds_claim(self, box: Box) -> bool:

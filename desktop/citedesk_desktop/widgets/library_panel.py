@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .buttons import tool_button
+
 COLUMNS = ("Document", "Type", "Units", "Lang", "Tier", "State")
 TIERS = {
     0: "Tier 0: not rated (default)",
@@ -85,13 +87,15 @@ class LibraryPanel(QWidget):
         self._current = ""
 
         title = QLabel("<b>Library</b>")
-        add_files = QPushButton("Add files…")
+        # Tool buttons: as wide as their words, so the row fits a narrow sidebar (a push button is
+        # at least 80 pixels wide in most styles).
+        add_files = tool_button("Add files…")
         add_files.setToolTip("Add documents to the library (Ctrl+O)")
-        add_folder = QPushButton("Add folder…")
+        add_folder = tool_button("Add folder…")
         add_folder.setToolTip("Add every document of a folder and its subfolders (Ctrl+Shift+O)")
-        self.remove_button = QPushButton("Remove")
+        self.remove_button = tool_button("Remove")
         self.remove_button.setToolTip("Remove the selected documents from the library (Delete)")
-        self.reindex_button = QPushButton("Re-index")
+        self.reindex_button = tool_button("Re-index")
         self.reindex_button.setToolTip("Read the selected documents again from their source files")
         add_files.clicked.connect(self.add_files_requested)
         add_folder.clicked.connect(self.add_folder_requested)
