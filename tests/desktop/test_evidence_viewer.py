@@ -435,3 +435,6 @@ def test_a_page_zoomed_wider_than_the_pane_opens_across_at_a_passage_in_its_righ
     assert left > 0, "scrolled across to the passage"
     # The passage's left edge (x 330 pt) is in view: within the pane's width of the scroll position.
     assert left <= 330 * viewer.zoom <= left + viewer.scroll.viewport().width()
+    # and down: its line (y 400 pt, under the baseline's ascent) is in view as well, both bars set.
+    top = viewer.scroll.verticalScrollBar().value()
+    assert top > 0 and top <= 390 * viewer.zoom <= top + viewer.scroll.viewport().height()

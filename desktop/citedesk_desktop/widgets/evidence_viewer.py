@@ -315,11 +315,12 @@ class EvidenceViewer(QWidget):
         across, down = self.scroll.horizontalScrollBar(), self.scroll.verticalScrollBar()
         across.setValue(x)
         down.setValue(y)
-        size = self.image.pixmap().deviceIndependentSize()
-        settled = self.image.height() >= size.height() and self.image.width() >= size.width()
-        if (
-            down.maximum() >= y and across.maximum() >= min(x, size.width() - self.scroll.viewport().width())
-        ) or settled:
+        # Done once both bars reach as far as the new picture lets them: each range changes on its own
+        # signal, and a value set before its range grew was clamped.
+        size, view = self.image.pixmap().deviceIndependentSize(), self.scroll.viewport().size()
+        reachable_x = max(0, min(x, int(size.width()) - view.width()))
+        reachable_y = max(0, min(y, int(size.height()) - view.height()))
+        if across.maximum() >= reachable_x and down.maximum() >= reachable_y:
             self._scroll_to = None
 
     def _holds_claim(self, box: Box) -> bool:
