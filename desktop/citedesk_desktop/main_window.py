@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.chat.stop_requested.connect(self.stop_answering)
         self.chat.source_clicked.connect(self.show_source)
         self.chat.source_hovered.connect(self.preview_source)
+        self.chat.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.chat.trace_requested.connect(self.show_trace)
         self.chat.conversation_requested.connect(lambda c: runner.submit("conversation", c))
         self.chat.delete_conversation_requested.connect(self.delete_conversation)
@@ -153,6 +154,10 @@ class MainWindow(QMainWindow):
         self._action(ask_menu, "&New conversation", QKeySequence.StandardKey.New, self._new_conversation)
         self._action(ask_menu, "&Ask a question", QKeySequence("Ctrl+K"), self._focus_question)
         self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.stop_answering)
+        ask_menu.addSeparator()
+        self._action(
+            ask_menu, "&Export conversation…", QKeySequence("Ctrl+E"), lambda: self.chat.export_conversation()
+        )
         view_menu = self.menuBar().addMenu("&View")
         self.sidebar_action = self._action(
             view_menu, "&Library and conversations", QKeySequence("Ctrl+B"), self._toggle_sidebar

@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from .errors import EngineError
 from .evaluate.claims import read_claims, verify_claims
 from .evaluate.questions import Question, eval_library_dir, evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
+from .export import answer_json, conversation_json, conversation_markdown
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.reader import build_answer_reader
@@ -28,7 +30,19 @@ from .models.registry import ModelRegistry
 from .serialize import plain
 from .types import Answer, FileResult, FileStatus
 
-VERBS = ("ingest", "delete", "status", "models", "reconcile", "reembed", "retrieve", "ask", "verify", "eval")
+VERBS = (
+    "ingest",
+    "delete",
+    "status",
+    "models",
+    "reconcile",
+    "reembed",
+    "retrieve",
+    "ask",
+    "export",
+    "verify",
+    "eval",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,6 +86,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="in a conversation, search the question as it stands (no rewrite from the earlier turns)",
     )
+    export = verbs.add_parser(
+        "export", parents=[common], help="a conversation as Markdown or JSON, its evidence quoted"
+    )
+    export.add_argument(
+        "conversation",
+        nargs="?",
+        metavar="CONVERSATION",
+        help="its id (printed by `ask`), or `last`; without it, the conversations are listed",
+    )
+    export.add_argument("--format", choices=("md", "json"), default="md", help="md (default) or json")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of the terminal")
     verify = verbs.add_parser(
         "verify", parents=[common], help="measure the per-claim gate on labelled claims"
     )
@@ -120,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "reembed": _reembed,
                 "ask": _ask,
                 "retrieve": _retrieve,
+                "export": _export,
             }[args.verb]
             return handler(engine, args)
     except EngineError as exc:
@@ -333,51 +359,37 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
     return 0
 
 
-def answer_json(answer: Answer) -> dict[str, Any]:
-    return {
-        "question": answer.question,
-        "searched": answer.searched,
-        "decision": answer.decision.value,
-        "answer": answer.text,
-        "quote": answer.quote,
-        "refusal": None
-        if answer.refusal is None
-        else {
-            "stage": answer.refusal.stage.value,
-            "reason": answer.refusal.reason,
-            "details": plain(answer.refusal.details),
-        },
-        "claims": [
-            {
-                "text": c.text,
-                "supported": c.supported,
-                "sources": list(c.sources),
-                "method": c.method,
-                "score": c.score,
-                "evidence": [list(e) for e in c.evidence],
-            }
-            for c in answer.claims
-        ],
-        "sources": [
-            {
-                "unit_id": s.unit_id,
-                "document": s.document,
-                "path": s.path,
-                "page": s.page,
-                "passage": s.passage,
-                "char_start": s.char_start,
-                "char_end": s.char_end,
-                "section": s.section,
-                "boxes": [b.as_row() for b in s.boxes],
-                "ocr_confidence": s.ocr_confidence,
-            }
-            for s in answer.sources
-        ],
-        "conflicts": plain(answer.conflicts),
-        "removed_claims": answer.removed_claims,
-        "conversation": answer.conversation,
-        "trace": plain(answer.trace),
-    }
+def _export(engine: Engine, args: argparse.Namespace) -> int:
+    listed = engine.conversations()  # newest first
+    if args.conversation is None:
+        if args.json:
+            print(json.dumps([plain(info) for info in listed], ensure_ascii=False))
+            return 0
+        if not listed:
+            print("This library has no conversations yet: ask a question first.")
+            return 0
+        for info in listed:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))
+            print(f"{info.id}  {when}  {info.turns:>3} question(s)  {info.title}")
+        print("Name one to export it: citedesk export ID (or `last`) [--format md|json] [-o FILE]")
+        return 0
+    wanted = listed[0].id if args.conversation == "last" and listed else args.conversation
+    answers = engine.answers(wanted)  # says so when there is no such conversation
+    title = next((info.title for info in listed if info.id == wanted), answers[0].question if answers else "")
+    if args.json or args.format == "json":
+        text = json.dumps(conversation_json(wanted, title, answers), ensure_ascii=False, indent=1) + "\n"
+    else:
+        text = conversation_markdown(title, answers)
+    if args.output:
+        try:
+            Path(args.output).expanduser().write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"citedesk: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        print(f"{len(answers)} answer(s) written to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -88,6 +88,12 @@ def test_ask_click_citation_and_see_a_refusal(qtbot, tmp_path: Path, window: Mai
     assert window.chat.conversation == conversation
     assert [a.question for a in window.chat.answers] == [answer.question, refused.question]
     assert "cite:1.1" in window.chat.transcript.toHtml()
+    # Exported, the stored conversation quotes the real passage with its page, and says the refusal.
+    saved = tmp_path / "conversation.md"
+    window.chat.export_conversation(str(saved))
+    exported = saved.read_text(encoding="utf-8")
+    assert "4.2 million" in exported and ", p. 2" in exported
+    assert "**Refused: Not relevant enough.**" in exported
 
 
 def test_citations_of_a_short_and_a_long_pdf_show_their_own_pages_in_turn(

@@ -36,3 +36,27 @@ def test_a_generation_refusal_does_not_show_the_models_refusal_phrase(qtbot) -> 
     written = Refusal(Stage.FAITHFULNESS, "No sentence is supported.", {"generated": "It was 1998 [1]."})
     pane.show_answer(Answer("When?", Decision.REFUSED, "", (), (), (), (), refusal=written))
     assert "The model wrote: It was 1998 [1]." in pane.transcript.toPlainText()
+
+
+def test_copy_puts_the_answer_with_its_evidence_on_the_clipboard_and_export_saves_the_conversation(
+    qtbot, tmp_path
+) -> None:
+    import json
+
+    from PySide6.QtCore import QUrl
+    from PySide6.QtGui import QGuiApplication
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    assert not pane.export_button.isEnabled()  # nothing to export yet
+    pane.show_answer(cited(source("/docs/debian.csv", "debian.csv")))
+    assert pane.export_button.isEnabled() and "Copy with its evidence" in pane.transcript.toPlainText()
+    with qtbot.waitSignal(pane.notice):
+        pane._on_link(QUrl("copy:1"))
+    copied = QGuiApplication.clipboard().text()
+    assert copied.startswith("## What is Debian 12 called?") and "“codename: bookworm”" in copied
+    pane.export_conversation(str(tmp_path / "talk.md"))
+    text = (tmp_path / "talk.md").read_text(encoding="utf-8")
+    assert "## 1. What is Debian 12 called?" in text and "- debian.csv" in text
+    pane.export_conversation(str(tmp_path / "talk.json"))
+    assert json.loads((tmp_path / "talk.json").read_text())["answers"][0]["answer"] == "Bookworm [1]"

@@ -4,34 +4,28 @@ refusal card that names the stage that refused and shows what was considered."""
 from __future__ import annotations
 
 import html
+import json
 import time
 from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
+from citedesk_engine.export import STAGE_WORDS, answer_markdown, conversation_json, conversation_markdown
 from citedesk_engine.types import Answer, Decision, SourceRef, Stage
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
-
-STAGE_TEXT = {
-    "no_evidence": "No evidence",
-    "script": "Unreadable script",
-    "relevance": "Not relevant enough",
-    "authority": "Below the authority floor",
-    "generation": "No answer in the passages",
-    "faithfulness": "Not supported by the passages",
-    "conflict": "Conflicting sources",
-}
 
 
 class QuestionBox(QPlainTextEdit):
@@ -57,6 +51,7 @@ class ChatPane(QWidget):
     # The citation under the pointer once it rests there (SourceRef, Answer), or (None, None) when it
     # has left every citation.
     source_hovered = Signal(object, object)
+    notice = Signal(str)  # what an export did, in words for the status bar
     trace_requested = Signal(object)  # Answer
     conversation_requested = Signal(str)  # open this stored conversation
     delete_conversation_requested = Signal(str)
@@ -64,6 +59,7 @@ class ChatPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.conversation: str | None = None
+        self._titles: dict[str, str] = {}  # conversation id: its title, as listed
         self.answers: list[Answer] = []  # of the conversation shown, in order
         self._blocks: list[str] = []
         self._asked = False  # the last block is a question waiting for its answer
@@ -85,8 +81,15 @@ class ChatPane(QWidget):
         self.delete_button = QPushButton("Delete")
         self.delete_button.setToolTip("Delete the selected conversation")
         self.delete_button.clicked.connect(self._delete_selected)
+        self.export_button = QPushButton("Export…")
+        self.export_button.setToolTip(
+            "Save the conversation shown, with each answer's evidence quoted, as Markdown or JSON"
+        )
+        self.export_button.clicked.connect(self.export_conversation)
+        self.export_button.setEnabled(False)
         list_buttons = QHBoxLayout()
         list_buttons.addWidget(self.new_button)
+        list_buttons.addWidget(self.export_button)
         list_buttons.addWidget(self.delete_button)
         # The list of conversations, which the window places in its sidebar under the library.
         self.history = QWidget()
@@ -149,6 +152,7 @@ class ChatPane(QWidget):
     def set_conversations(self, conversations: list[ConversationInfo]) -> None:
         """The stored conversations, newest first; the one shown stays selected."""
         self.conversations.clear()
+        self._titles = {info.id: info.title for info in conversations}
         for info in conversations:
             when = _when(info.updated)
             questions = f"{info.turns} question{'s' if info.turns != 1 else ''}"
@@ -238,7 +242,8 @@ class ChatPane(QWidget):
         number = len(self.answers)
         self._blocks.append(
             f"<p><b>You:</b> {html.escape(answer.question)}</p>{_answer_html(answer, number)}"
-            f"<p align='right'><a href='trace:{number}'><small>Trace of this answer</small></a></p><hr>"
+            f"<p align='right'><a href='copy:{number}'><small>Copy with its evidence</small></a> · "
+            f"<a href='trace:{number}'><small>Trace of this answer</small></a></p><hr>"
         )
 
     def _submit(self) -> None:
@@ -252,7 +257,37 @@ class ChatPane(QWidget):
         self._render()
         self.ask_requested.emit(text, self.conversation)
 
+    def export_conversation(self, path: str | None = None) -> None:
+        """Save the conversation shown as Markdown (or JSON, by the file's suffix), asking where."""
+        if not self.answers:
+            return
+        title = self._titles.get(self.conversation or "", "") or self.answers[0].question
+        if path is None:
+            stem = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-")[:60] or "conversation"
+            path, _ = QFileDialog.getSaveFileName(
+                self,
+                "Export the conversation",
+                str(Path.home() / f"{stem}.md"),
+                "Markdown (*.md);;JSON (*.json)",
+            )
+            if not path:
+                return
+        if Path(path).suffix.lower() == ".json":
+            data = conversation_json(self.conversation or "", title, self.answers)
+            text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        else:
+            text = conversation_markdown(title, self.answers)
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            QMessageBox.warning(
+                self, "Export", f"The conversation could not be saved to {path}: {exc.strerror or exc}."
+            )
+            return
+        self.notice.emit(f"Saved {len(self.answers)} answer(s) with their evidence to {path}")
+
     def _render(self) -> None:
+        self.export_button.setEnabled(bool(self.answers))
         body = "".join(self._blocks)
         if self._stream:
             body += f"<p style='color:gray'><i>{html.escape(''.join(self._stream))}</i></p>"
@@ -277,6 +312,9 @@ class ChatPane(QWidget):
         answer = self.answers[int(number) - 1]
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
+        elif url.scheme() == "copy":
+            QGuiApplication.clipboard().setText(answer_markdown(answer))
+            self.notice.emit("The answer and its quoted evidence are on the clipboard, as Markdown.")
         elif url.scheme() == "astyped" and self.ask_button.isEnabled():
             self._blocks.append(f"<p><b>You:</b> {html.escape(answer.question)}</p>")
             self._asked = True
@@ -363,7 +401,7 @@ def _verdict_html(answer: Answer, number: int) -> str:
             "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "
             "cellpadding='8'>"
             "<tr><td>"
-            f"<b style='color:#e65100'>Refused · {STAGE_TEXT.get(stage, stage)}</b> "
+            f"<b style='color:#e65100'>Refused · {STAGE_WORDS.get(stage, stage)}</b> "
             f"<span style='color:gray'>(stage: {stage})</span><br>{html.escape(answer.refusal.reason)}"
             f"{considered}</td></tr></table><br>"
         )

@@ -1,0 +1,185 @@
+"""Answers and conversations written out for people and for programs: Markdown with each citation's
+supporting words quoted and its page named, JSON as `ask --json` gives each answer, and the documents
+cited as a bibliography (CSL JSON, which Zotero and pandoc read)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .answer.text import shorten
+from .serialize import plain
+from .types import Answer, Decision, SourceRef
+
+# The refusing stages in words, as the window's refusal card names them.
+STAGE_WORDS = {
+    "no_evidence": "No evidence",
+    "script": "Unreadable script",
+    "relevance": "Not relevant enough",
+    "authority": "Below the authority floor",
+    "generation": "No answer in the passages",
+    "faithfulness": "Not supported by the passages",
+    "conflict": "Conflicting sources",
+}
+_QUOTE_LIMIT = 400  # characters of a passage quoted when no sentence of it is known to carry the claim
+
+
+def answer_json(answer: Answer) -> dict[str, Any]:
+    """One answer as `citedesk ask --json` prints it (docs/cli.md)."""
+    return {
+        "question": answer.question,
+        "searched": answer.searched,
+        "decision": answer.decision.value,
+        "answer": answer.text,
+        "quote": answer.quote,
+        "refusal": None
+        if answer.refusal is None
+        else {
+            "stage": answer.refusal.stage.value,
+            "reason": answer.refusal.reason,
+            "details": plain(answer.refusal.details),
+        },
+        "claims": [
+            {
+                "text": c.text,
+                "supported": c.supported,
+                "sources": list(c.sources),
+                "method": c.method,
+                "score": c.score,
+                "evidence": [list(e) for e in c.evidence],
+            }
+            for c in answer.claims
+        ],
+        "sources": [
+            {
+                "unit_id": s.unit_id,
+                "document": s.document,
+                "path": s.path,
+                "page": s.page,
+                "passage": s.passage,
+                "char_start": s.char_start,
+                "char_end": s.char_end,
+                "section": s.section,
+                "boxes": [b.as_row() for b in s.boxes],
+                "ocr_confidence": s.ocr_confidence,
+            }
+            for s in answer.sources
+        ],
+        "conflicts": plain(answer.conflicts),
+        "removed_claims": answer.removed_claims,
+        "conversation": answer.conversation,
+        "trace": plain(answer.trace),
+    }
+
+
+def place(source: SourceRef) -> str:
+    """Where a citation stands, as a reader looks it up: "paper.pdf, p. 4", "guide.html, Install"."""
+    name = Path(source.path).name
+    if source.page:
+        return f"{name}, p. {source.page}"
+    if source.section and source.section != name:
+        return f"{name}, {source.section}"
+    return name
+
+
+def supporting_words(source: SourceRef, answer: Answer) -> str:
+    """What of the passage the answer stands on: the sentences or table rows its verified claims
+    were checked against (Claim.evidence), else the passage itself, shortened."""
+    spans = sorted(
+        {
+            (start, end)
+            for claim in answer.claims
+            if claim.supported
+            for unit, start, end in claim.evidence
+            if unit == source.unit_id and source.char_start <= start < end <= source.char_end
+        }
+    )
+    if spans:
+        words = " … ".join(source.passage[s - source.char_start : e - source.char_start] for s, e in spans)
+    else:
+        words = shorten(source.passage, _QUOTE_LIMIT)
+    return " ".join(words.split())
+
+
+def answer_markdown(answer: Answer, number: int | None = None) -> str:
+    """One question and its answer (or refusal), each citation quoted beneath it with its place."""
+    heading = f"## {number}. {answer.question}" if number is not None else f"## {answer.question}"
+    lines = [heading, ""]
+    if answer.searched and answer.searched != answer.question:
+        lines += [f"*Searched as:* {answer.searched}", ""]
+    if answer.decision is Decision.STOPPED:
+        written = answer.text.strip() or "(nothing yet)"
+        lines += [f"*Stopped before it was checked; not verified:* {written}", ""]
+        return "\n".join(lines).rstrip() + "\n"
+    if answer.decision is Decision.REFUSED:
+        refusal = answer.refusal
+        stage = STAGE_WORDS.get(refusal.stage.value, refusal.stage.value) if refusal else "Refused"
+        reason = f" {refusal.reason}" if refusal is not None and refusal.reason else ""
+        lines += [f"**Refused: {stage}.**{reason}", ""]
+        return "\n".join(lines).rstrip() + "\n"
+    lines += [answer.text.strip(), ""]
+    if answer.quote:
+        lines += ["*The model found no answer; this is the passage's own sentence, quoted.*", ""]
+    if answer.removed_claims:
+        removed = answer.removed_claims
+        lines += [f"*{removed} sentence{'s' if removed != 1 else ''} removed as not supported.*", ""]
+    for index, source in enumerate(answer.sources, 1):
+        lines += [f"> [{index}] “{supporting_words(source, answer)}”", f"> — {place(source)}", ""]
+    for conflict in answer.conflicts:
+        lines += [f"*Conflict ({conflict.kind}):* {conflict.detail}", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def conversation_markdown(title: str, answers: Sequence[Answer]) -> str:
+    """A conversation, its answers in order, and the documents it cites."""
+    parts = [f"# {title}", ""]
+    parts += [answer_markdown(answer, number) for number, answer in enumerate(answers, 1)]
+    cited = bibliography(answers)
+    if cited:
+        parts += ["## Documents cited", ""]
+        for item in cited:
+            cited = str(item.get("pages", ""))
+            pages = f", {'pages' if ',' in cited else 'page'} {cited}" if cited else ""
+            parts.append(f"- {item['title']}{pages} ({item['path']})")
+        parts.append("")
+    parts.append(
+        "*Exported from CiteDesk. Each quoted passage is what the sentence above it was checked against.*"
+    )
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def bibliography(answers: Sequence[Answer]) -> list[dict[str, Any]]:
+    """Each cited document once, in order of first citation, as CSL JSON items: its file name as
+    title (CiteDesk reads no author or year yet), its path, and the pages cited."""
+    items: dict[str, dict[str, Any]] = {}
+    pages: dict[str, set[int]] = {}
+    for answer in answers:
+        if answer.decision in (Decision.REFUSED, Decision.STOPPED):
+            continue  # what a refusal considered is no citation
+        for source in answer.sources:
+            if source.document not in items:
+                path = Path(source.path)
+                items[source.document] = {
+                    "id": source.document,
+                    "type": "document",
+                    "title": path.name,
+                    "path": str(path),
+                    "URL": path.as_uri() if path.is_absolute() else str(path),
+                }
+                pages[source.document] = set()
+            if source.page:
+                pages[source.document].add(source.page)
+    for document, item in items.items():
+        if pages[document]:
+            item["pages"] = ", ".join(str(p) for p in sorted(pages[document]))
+    return list(items.values())
+
+
+def conversation_json(conversation: str, title: str, answers: Sequence[Answer]) -> dict[str, Any]:
+    return {
+        "conversation": conversation,
+        "title": title,
+        "answers": [answer_json(a) for a in answers],
+        "bibliography": bibliography(answers),
+    }

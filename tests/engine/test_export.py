@@ -1,0 +1,104 @@
+"""Exported answers and conversations: each citation's supporting words quoted with its page, refusals
+and stopped answers said as such, the cited documents listed once, and `citedesk export` on a library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from citedesk_engine import Engine, cli
+from citedesk_engine.export import (
+    answer_markdown,
+    bibliography,
+    conversation_json,
+    conversation_markdown,
+    supporting_words,
+)
+from citedesk_engine.serialize import answer_from_plain, plain
+from citedesk_engine.testing import HashEmbedder
+from citedesk_engine.types import Answer, Claim, Decision, Refusal, SourceRef, Stage
+
+PASSAGE = "Members may borrow up to twelve books at a time. Late returns cost ten cents a day."
+
+
+def source(
+    unit: str = "u1", path: str = "/docs/rules.pdf", page: int | None = 4, start: int = 100
+) -> SourceRef:
+    return SourceRef(unit, "doc-" + Path(path).stem, path, page, (), start, start + len(PASSAGE), PASSAGE)
+
+
+def answered(*sources: SourceRef, evidence: tuple[tuple[str, int, int], ...] = ()) -> Answer:
+    claim = Claim("12", True, tuple(s.unit_id for s in sources), "verifier", 0.9, evidence)
+    text = " ".join(f"12 [{n}]" for n in range(1, len(sources) + 1))
+    return Answer("How many books can a member borrow?", Decision.ANSWERED, text, (claim,), sources, (), ())
+
+
+def test_an_answer_quotes_the_sentence_its_claim_was_checked_against_and_names_the_page() -> None:
+    cited = source()
+    sentence = "Members may borrow up to twelve books at a time."
+    text = answer_markdown(answered(cited, evidence=(("u1", 100, 100 + len(sentence)),)), 1)
+    assert text.startswith("## 1. How many books can a member borrow?")
+    assert "12 [1]" in text
+    assert f"> [1] “{sentence}”" in text and "Late returns" not in text
+    assert "> — rules.pdf, p. 4" in text
+
+
+def test_without_known_sentences_the_passage_is_quoted_and_a_section_names_a_text_citation() -> None:
+    cited = SourceRef("u2", "d2", "/docs/guide.html", None, (), 0, len(PASSAGE), PASSAGE, section="Loans")
+    answer = answered(cited)
+    assert supporting_words(cited, answer) == PASSAGE
+    assert "> — guide.html, Loans" in answer_markdown(answer)
+    # evidence of another unit, or outside this passage, is not this passage's
+    stray = answered(cited, evidence=(("u9", 0, 10), ("u2", 500, 510)))
+    assert supporting_words(cited, stray) == PASSAGE
+
+
+def test_a_refusal_and_a_stopped_answer_are_said_as_such_and_cite_nothing() -> None:
+    refusal = Refusal(Stage.RELEVANCE, "No passage is about this question.", {})
+    refused = Answer("Who won in 1950?", Decision.REFUSED, "", (), (source(),), (), (), refusal=refusal)
+    text = answer_markdown(refused)
+    assert "**Refused: Not relevant enough.** No passage is about this question." in text
+    assert "> [1]" not in text
+    stopped = Answer("Why?", Decision.STOPPED, "Because the", (), (), (), ())
+    assert "not verified:* Because the" in answer_markdown(stopped)
+    assert bibliography([refused, stopped]) == []
+
+
+def test_a_conversation_lists_each_cited_document_once_with_its_pages() -> None:
+    first = answered(source("u1", "/docs/rules.pdf", 4), source("u3", "/docs/rules.pdf", 7))
+    second = answered(source("u1", "/docs/rules.pdf", 4), source("u5", "/docs/fees.csv", None))
+    items = bibliography([first, second])
+    assert [i["title"] for i in items] == ["rules.pdf", "fees.csv"]
+    assert items[0]["pages"] == "4, 7" and "pages" not in items[1]
+    assert items[0]["URL"] == "file:///docs/rules.pdf" and items[0]["type"] == "document"
+    text = conversation_markdown("Library rules", [first, second])
+    assert text.startswith("# Library rules\n") and "## 2. How many books" in text
+    assert "- rules.pdf, pages 4, 7 (/docs/rules.pdf)" in text and "- fees.csv (/docs/fees.csv)" in text
+    data = json.loads(json.dumps(conversation_json("c1", "Library rules", [first, second])))
+    assert [a["answer"] for a in data["answers"]] == [first.text, second.text]
+    assert data["answers"][0]["sources"][1]["page"] == 7 and len(data["bibliography"]) == 2
+
+
+def test_citedesk_export_lists_conversations_and_writes_the_last_one(tmp_path: Path, capsys) -> None:
+    library = tmp_path / "library"
+    with Engine.open(library, embedder=HashEmbedder()) as engine:
+        store = engine.library.conversations
+        conversation = store.new("Library rules")
+        for answer in (answered(source()), answered(source("u7", "/docs/fees.pdf", 2))):
+            store.add_turn(conversation, answer.question, plain(answer))
+        assert len(engine.answers(conversation)) == 2
+        assert answer_from_plain(plain(answered(source()))).sources[0].page == 4
+    assert cli.main(["export", "--library", str(library)]) == 0
+    assert conversation in capsys.readouterr().out
+    out = tmp_path / "rules.md"
+    assert cli.main(["export", "last", "--library", str(library), "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("# Library rules") and "> — fees.pdf, p. 2" in text
+    assert cli.main(["export", conversation, "--library", str(library), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["conversation"] == conversation and len(data["answers"]) == 2
+    # an unknown conversation, and a file that cannot be written, are said in words
+    assert cli.main(["export", "nope", "--library", str(library)]) == 1
+    assert "no conversation nope" in capsys.readouterr().err
+    assert cli.main(["export", "last", "--library", str(library), "-o", str(tmp_path / "no" / "x.md")]) == 1
+    assert "cannot write" in capsys.readouterr().err
