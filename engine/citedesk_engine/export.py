@@ -51,25 +51,28 @@ def answer_json(answer: Answer) -> dict[str, Any]:
             }
             for c in answer.claims
         ],
-        "sources": [
-            {
-                "unit_id": s.unit_id,
-                "document": s.document,
-                "path": s.path,
-                "page": s.page,
-                "passage": s.passage,
-                "char_start": s.char_start,
-                "char_end": s.char_end,
-                "section": s.section,
-                "boxes": [b.as_row() for b in s.boxes],
-                "ocr_confidence": s.ocr_confidence,
-            }
-            for s in answer.sources
-        ],
+        "sources": [source_json(s) for s in answer.sources],
+        # A refusal's closest passages, for a reader to look at: no citation, not an answer.
+        "considered": [source_json(s) for s in answer.considered],
         "conflicts": plain(answer.conflicts),
         "removed_claims": answer.removed_claims,
         "conversation": answer.conversation,
         "trace": plain(answer.trace),
+    }
+
+
+def source_json(s: SourceRef) -> dict[str, Any]:
+    return {
+        "unit_id": s.unit_id,
+        "document": s.document,
+        "path": s.path,
+        "page": s.page,
+        "passage": s.passage,
+        "char_start": s.char_start,
+        "char_end": s.char_end,
+        "section": s.section,
+        "boxes": [b.as_row() for b in s.boxes],
+        "ocr_confidence": s.ocr_confidence,
     }
 
 
@@ -117,6 +120,9 @@ def answer_markdown(answer: Answer, number: int | None = None) -> str:
         stage = STAGE_WORDS.get(refusal.stage.value, refusal.stage.value) if refusal else "Refused"
         reason = f" {refusal.reason}" if refusal is not None and refusal.reason else ""
         lines += [f"**Refused: {stage}.**{reason}", ""]
+        if answer.considered:
+            closest = "; ".join(place(s) for s in answer.considered)
+            lines += [f"*Closest passages (not an answer):* {closest}", ""]
         return "\n".join(lines).rstrip() + "\n"
     lines += [answer.text.strip(), ""]
     if answer.quote:

@@ -54,6 +54,7 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
         removed_claims=int(data.get("removed_claims", 0)),
         searched=str(data.get("searched", "")),
         quote=bool(data.get("quote", False)),
+        considered=tuple(_source(s) for s in data.get("considered", [])),
     )
 
 

@@ -219,6 +219,9 @@ class Answer:
     removed_claims: int = 0
     searched: str = ""  # the question as searched, when a follow-up was rewritten or folded ("": as asked)
     quote: bool = False  # the model found no answer; the answer is a passage's sentence, quoted verbatim
+    # A refusal's closest passages (those the refusing stage weighed or the model read), for a reader
+    # to look at, marked as not an answer; never a citation. Empty for an answer.
+    considered: tuple[SourceRef, ...] = ()
 
 
 class FileStatus(StrEnum):

@@ -438,3 +438,31 @@ def test_a_page_zoomed_wider_than_the_pane_opens_across_at_a_passage_in_its_righ
     # and down: its line (y 400 pt, under the baseline's ascent) is in view as well, both bars set.
     top = viewer.scroll.verticalScrollBar().value()
     assert top > 0 and top <= 390 * viewer.zoom <= top + viewer.scroll.viewport().height()
+
+
+def test_a_refusals_closest_passage_opens_from_its_card_said_to_be_no_answer(qtbot, tmp_path: Path) -> None:
+    from citedesk_desktop.widgets.chat_pane import ChatPane
+    from citedesk_engine.types import Answer, Decision, Refusal, Stage
+    from PySide6.QtCore import QUrl
+
+    pdf = factories.pdf(tmp_path / "rules.pdf", ["Visitors may not bring pets into the reading room."])
+    near = source_of(pdf, 1, "Visitors may not bring pets into the reading room.")
+    refusal = Refusal(Stage.GENERATION, "The model found no answer in the passages.", {})
+    refused = Answer(
+        "Can I bring a cat?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(near,)
+    )
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(refused)
+    assert "See the closest passages anyway (not an answer" in pane.transcript.toPlainText()
+    assert "near:1.1" in pane.transcript.toHtml()
+    with qtbot.waitSignal(pane.source_clicked) as clicked:
+        pane._on_link(QUrl("near:1.1"))
+    assert clicked.args == [near, refused]
+    viewer, _ = shown_viewer(qtbot, 600)
+    viewer.show_source(near, refused)
+    qtbot.waitUntil(lambda: viewer.shown == (str(pdf), 1), timeout=10_000)
+    assert viewer.not_an_answer.isVisible() and "Not an answer" in viewer.not_an_answer.text()
+    assert viewer.highlighted_boxes >= 1 and viewer.strong_boxes == 0  # marked lightly, as no evidence
+    viewer.clear()
+    assert not viewer.not_an_answer.isVisible()

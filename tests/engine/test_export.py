@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citedesk_engine import Engine, cli
 from citedesk_engine.export import (
+    answer_json,
     answer_markdown,
     bibliography,
     conversation_json,
@@ -59,6 +60,10 @@ def test_a_refusal_and_a_stopped_answer_are_said_as_such_and_cite_nothing() -> N
     text = answer_markdown(refused)
     assert "**Refused: Not relevant enough.** No passage is about this question." in text
     assert "> [1]" not in text
+    assert "*Closest passages (not an answer):*" not in text  # none were kept
+    near = Answer("Who won?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(source(),))
+    assert "*Closest passages (not an answer):* rules.pdf, p. 4" in answer_markdown(near)
+    assert answer_json(near)["considered"][0]["page"] == 4 and answer_json(near)["sources"] == []
     stopped = Answer("Why?", Decision.STOPPED, "Because the", (), (), (), ())
     assert "not verified:* Because the" in answer_markdown(stopped)
     assert bibliography([refused, stopped]) == []

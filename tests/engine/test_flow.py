@@ -258,3 +258,24 @@ def test_an_answers_claims_carry_where_they_stand_and_keep_it_when_stored() -> N
     passage = next(s.passage for s in answer.sources if s.unit_id == unit_id)
     assert passage[a:b] == "She studied at the University of Paris, where she later taught physics."
     assert answer_from_plain(plain(answer)).claims == answer.claims
+
+
+def test_a_refusal_keeps_its_closest_passages_as_no_citation_and_they_survive_storage() -> None:
+    relevance = make_flow(Replies(), rerank=0.01, searched=[]).ask(
+        "What is the boiling point of liquid nitrogen at sea level?", k=2
+    )
+    assert relevance.refusal is not None and relevance.refusal.stage is Stage.RELEVANCE
+    assert relevance.sources == () and len(relevance.considered) == 2  # both passages, closest first
+    assert {s.unit_id for s in relevance.considered} == {"v-00000", "v-00001"}
+    generation = make_flow(Replies("NOT IN PASSAGES"), rerank=0.2, searched=[]).ask(PETS, k=2)
+    assert generation.refusal is not None and generation.refusal.stage is Stage.GENERATION
+    assert generation.sources == () and generation.considered[0].document == "/docs/rules.txt"
+    assert generation.considered[0].passage.startswith("Opening hours")
+    assert answer_from_plain(plain(generation)).considered == generation.considered
+    # an answer shows its citations, and nothing as merely considered
+    answered = make_flow(Replies("NOT IN PASSAGES"), rerank=0.95, searched=[]).ask(PETS, k=2)
+    assert answered.sources and answered.considered == ()
+    # a conversation stored before 0.6 has no such field: it opens with none
+    old = plain(generation)
+    del old["considered"]
+    assert answer_from_plain(old).considered == ()

@@ -322,6 +322,8 @@ class ChatPane(QWidget):
             self.ask_as_typed_requested.emit(answer.question, self.conversation)
         elif (cited := self._cited(url)) is not None:
             self.source_clicked.emit(*cited)
+        elif url.scheme() == "near" and (near := self._near(url)) is not None:
+            self.source_clicked.emit(*near)
 
     def _cited(self, url: QUrl) -> tuple[SourceRef, Answer] | None:
         """The source and answer a cite:A.N link names, or None for any other link."""
@@ -334,6 +336,16 @@ class ChatPane(QWidget):
         if not 1 <= int(source) <= len(answer.sources):
             return None
         return answer.sources[int(source) - 1], answer
+
+    def _near(self, url: QUrl) -> tuple[SourceRef, Answer] | None:
+        """The passage a near:A.N link names: the Nth closest passage of refused answer A."""
+        number, _, index = (url.path() or url.host()).partition(".")
+        if not number.isdigit() or not index.isdigit() or not 1 <= int(number) <= len(self.answers):
+            return None
+        answer = self.answers[int(number) - 1]
+        if not 1 <= int(index) <= len(answer.considered):
+            return None
+        return answer.considered[int(index) - 1], answer
 
     def _on_hover(self, url: QUrl) -> None:
         self._hovered = url
@@ -388,7 +400,7 @@ def _verdict_html(answer: Answer, number: int) -> str:
             rows = "".join(_considered(b) for b in best)
             considered = f"<p>Considered:</p><ul>{rows}</ul>"
         read = answer.refusal.details.get("read")
-        if isinstance(read, list) and read:
+        if isinstance(read, list) and read and not answer.considered:  # else linked below
             rows = "".join(f"<li>{_place(r)}</li>" for r in read)
             considered += f"<p>The model read:</p><ul>{rows}</ul>"
         generated = (
@@ -396,6 +408,14 @@ def _verdict_html(answer: Answer, number: int) -> str:
         )
         if generated and answer.refusal.stage is not Stage.GENERATION:  # that one's reason says it all
             considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
+        if answer.considered:
+            links = " · ".join(
+                f"<a href='near:{number}.{i}'>{html.escape(_where(source))}</a>"
+                for i, source in enumerate(answer.considered, 1)
+            )
+            considered += (
+                f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
+            )
         return (
             # Dark text on the light card whatever the palette, so it reads in dark mode too.
             "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "

@@ -63,6 +63,15 @@ class EvidenceViewer(QWidget):
             "QLabel { background: #fff4e0; color: #5d3a00; border: 1px solid #e0a040; padding: 4px; }"
         )
         self.warning.setVisible(False)
+        self.not_an_answer = QLabel(
+            "<b>Not an answer.</b> CiteDesk refused this question; this is one of the passages it "
+            "considered closest. Read it yourself: nothing here was checked as supporting an answer."
+        )
+        self.not_an_answer.setWordWrap(True)
+        self.not_an_answer.setStyleSheet(
+            "QLabel { background: #fdecea; color: #5f2120; border: 1px solid #d32f2f; padding: 4px; }"
+        )
+        self.not_an_answer.setVisible(False)
         self.details = QLabel()
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -129,6 +138,7 @@ class EvidenceViewer(QWidget):
         self.stack.addWidget(self.text)
         layout = QVBoxLayout(self)
         layout.addWidget(self._steps)
+        layout.addWidget(self.not_an_answer)
         layout.addWidget(self.header)
         layout.addWidget(self.warning)
         layout.addWidget(self.details)
@@ -141,6 +151,7 @@ class EvidenceViewer(QWidget):
         self.source, self.shown, self._scroll_to = None, None, None
         self.answer = None
         self._steps.setVisible(False)
+        self.not_an_answer.setVisible(False)
         self.page = self.pages = self.highlighted_boxes = 0
         self.image.clear()
         self.text.clear()
@@ -174,6 +185,8 @@ class EvidenceViewer(QWidget):
             )
         )
         self.details.setText(_provenance(source, answer))
+        # A refused question's closest passage is shown on request, never as evidence: said first.
+        self.not_an_answer.setVisible(self._not_evidence())
         self._show_warnings(source)
         self._show_header(source.page)
         if source.page and is_paged(Path(source.path).suffix):
@@ -185,6 +198,10 @@ class EvidenceViewer(QWidget):
             self._set_tools(False)
             self.open_button.setEnabled(True)
             self.text_requested.emit(source.document)
+
+    def _not_evidence(self) -> bool:
+        """Whether the passage shown is a refusal's closest passage, not an answer's citation."""
+        return self.answer is not None and self.source in self.answer.considered
 
     def _citation(self) -> int | None:
         """The shown source's place among its answer's citations (0-based), or None."""
@@ -276,7 +293,8 @@ class EvidenceViewer(QWidget):
                     box.x0 * scale, box.y0 * scale, (box.x1 - box.x0) * scale, (box.y1 - box.y0) * scale
                 )
                 marked = box in strong or not strong
-                painter.fillRect(rect, HIGHLIGHT if marked else PASSAGE)
+                # A refusal's closest passage is only ever marked lightly: it is no evidence.
+                painter.fillRect(rect, HIGHLIGHT if marked and not self._not_evidence() else PASSAGE)
                 if marked:
                     first_box = (
                         (rect.left(), rect.top())
@@ -345,7 +363,7 @@ class EvidenceViewer(QWidget):
             if a.kind is AsideKind.INSTRUCTION
         ]
         # With the claims' sentences or rows known, those are marked strongly over a light passage.
-        passage_colour = PASSAGE if self.claim_spans else HIGHLIGHT
+        passage_colour = PASSAGE if self.claim_spans or self._not_evidence() else HIGHLIGHT
         position = start
         for a, b in [*planted, (end, end)]:
             selections.append(self._selection(position, a, passage_colour, strike=False))

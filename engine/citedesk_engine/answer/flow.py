@@ -123,14 +123,19 @@ class AnswerFlow:
             min_rerank=self.config.min_rerank if self.calibrated_rerank else None,
         )
         if refusal:
-            return run.refuse(self._with_language_note(refusal, question, candidates))
+            # The closest passages, by meaning, for the reader to look at (marked as no answer).
+            closest = sorted(judged, key=lambda r: -r.similarity)[:3]
+            return run.refuse(
+                self._with_language_note(refusal, question, candidates),
+                considered=[source_ref(r.candidate, self.paths()) for r in closest],
+            )
 
         run.stage("authority")
         tiers = self.tiers()
         ranked, refusal = authority_gate(relevant, tiers, mode, self.config.authority_floor)
         run.record("authority", len(relevant), len(ranked), mode=mode, floor=self.config.authority_floor)
         if refusal:
-            return run.refuse(refusal)
+            return run.refuse(refusal, considered=[source_ref(c, self.paths()) for c in relevant[:3]])
 
         context = ranked[: self.config.context_passages]
         run.stage("conflict")
@@ -183,6 +188,7 @@ class AnswerFlow:
                     },
                 ),
                 text=text,
+                considered=[source_ref(c, self.paths()) for c in context],
             )
 
         run.stage("verify")
@@ -214,6 +220,7 @@ class AnswerFlow:
                 ),
                 text=text,
                 claims=claims,
+                considered=[source_ref(c, self.paths()) for c in context],
             )
         cited = {uid for c in supported for uid in c.sources}
         touching = [c for c in conflicts if set(c.unit_ids) & cited]
@@ -227,6 +234,7 @@ class AnswerFlow:
                 text=text,
                 claims=claims,
                 conflicts=conflicts,
+                considered=[source_ref(c, self.paths()) for c in context],
             )
         return run.answer(supported, claims, context, conflicts, removed, self.paths())
 
@@ -352,7 +360,13 @@ class _Run:
         self.trace.append(StageTrace(stage, into, out, (time.perf_counter() - self._started) * 1000, details))
 
     def refuse(
-        self, refusal: Refusal, *, text: str = "", claims: Sequence[Claim] = (), conflicts: Sequence = ()
+        self,
+        refusal: Refusal,
+        *,
+        text: str = "",
+        claims: Sequence[Claim] = (),
+        conflicts: Sequence = (),
+        considered: Sequence[SourceRef] = (),
     ) -> Answer:
         if text:  # what the generator wrote stays visible in the refusal's details
             refusal = Refusal(refusal.stage, refusal.reason, {**refusal.details, "generated": text})
@@ -367,6 +381,7 @@ class _Run:
             refusal=refusal,
             removed_claims=sum(1 for c in claims if not c.supported),
             searched=self.searched,
+            considered=tuple(considered),
         )
 
     def answer(
@@ -379,30 +394,12 @@ class _Run:
         paths: dict[str, str],
     ) -> Answer:
         found = {c.unit.unit_id: c for c in context}
-        units = {uid: c.unit for uid, c in found.items()}
         order: list[str] = []
         for claim in supported:
             for uid in claim.sources:
                 if uid not in order:
                     order.append(uid)
-        sources = tuple(
-            SourceRef(
-                unit_id=uid,
-                document=units[uid].document,
-                path=paths.get(units[uid].document, units[uid].document),
-                page=units[uid].page,
-                boxes=units[uid].boxes,
-                char_start=units[uid].char_start,
-                char_end=units[uid].char_end,
-                passage=units[uid].passage,
-                section=units[uid].section,
-                ranks=dict(found[uid].ranks),
-                scores=dict(found[uid].scores),
-                fused=found[uid].fused,
-                rerank=found[uid].rerank,
-            )
-            for uid in order
-        )
+        sources = tuple(source_ref(found[uid], paths) for uid in order)
         text = " ".join(
             claim.text + " " + "".join(f"[{order.index(uid) + 1}]" for uid in claim.sources)
             for claim in supported
@@ -419,3 +416,24 @@ class _Run:
             searched=self.searched,
             quote=self.quote,
         )
+
+
+def source_ref(candidate: Candidate, paths: dict[str, str]) -> SourceRef:
+    """A retrieved passage as an answer cites it (or a refusal shows it): where it is, byte-exact,
+    and how retrieval found it."""
+    unit = candidate.unit
+    return SourceRef(
+        unit_id=unit.unit_id,
+        document=unit.document,
+        path=paths.get(unit.document, unit.document),
+        page=unit.page,
+        boxes=unit.boxes,
+        char_start=unit.char_start,
+        char_end=unit.char_end,
+        passage=unit.passage,
+        section=unit.section,
+        ranks=dict(candidate.ranks),
+        scores=dict(candidate.scores),
+        fused=candidate.fused,
+        rerank=candidate.rerank,
+    )
