@@ -60,3 +60,18 @@ def test_copy_puts_the_answer_with_its_evidence_on_the_clipboard_and_export_save
     assert "## 1. What is Debian 12 called?" in text and "- debian.csv" in text
     pane.export_conversation(str(tmp_path / "talk.json"))
     assert json.loads((tmp_path / "talk.json").read_text())["answers"][0]["answer"] == "Bookworm [1]"
+
+
+def test_a_relevance_refusal_links_each_kept_passage_from_its_line_of_what_was_considered(qtbot) -> None:
+    near = source("/docs/debian.csv", "debian.csv")
+    best = [{"unit_id": "u-1", "document": "/docs/debian.csv", "coverage": 0.25, "similarity": 0.08}]
+    refusal = Refusal(Stage.RELEVANCE, "Nothing in the library is relevant enough.", {"best": best})
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(
+        Answer("Boiling point?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(near,))
+    )
+    page = pane.transcript.toHtml()
+    assert page.count("near:1.1") == 1  # on its line of figures, not again in a line of its own
+    assert "click one to read it" in pane.transcript.toPlainText()
+    assert "See the closest passages anyway" not in pane.transcript.toPlainText()

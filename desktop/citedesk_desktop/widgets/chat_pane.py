@@ -396,9 +396,18 @@ def _verdict_html(answer: Answer, number: int) -> str:
         stage = answer.refusal.stage.value
         considered = ""
         best = answer.refusal.details.get("best") if isinstance(answer.refusal.details, dict) else None
+        # The passages kept (Answer.considered) open in the viewer as no answer: by their place in
+        # the list of what was considered, or in a line of their own where the stage lists none.
+        near = {s.unit_id: f"near:{number}.{i}" for i, s in enumerate(answer.considered, 1)}
         if isinstance(best, list) and best:
-            rows = "".join(_considered(b) for b in best)
-            considered = f"<p>Considered:</p><ul>{rows}</ul>"
+            rows = "".join(_considered(b, near.get(str(b.get("unit_id")))) for b in best)
+            considered = (
+                "<p>Considered (click one to read it; <b>not an answer</b>, CiteDesk found none):</p>"
+                f"<ul>{rows}</ul>"
+            )
+            listed = {str(b.get("unit_id")) for b in best}
+        else:
+            listed = set()
         read = answer.refusal.details.get("read")
         if isinstance(read, list) and read and not answer.considered:  # else linked below
             rows = "".join(f"<li>{_place(r)}</li>" for r in read)
@@ -408,11 +417,9 @@ def _verdict_html(answer: Answer, number: int) -> str:
         )
         if generated and answer.refusal.stage is not Stage.GENERATION:  # that one's reason says it all
             considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
-        if answer.considered:
-            links = " · ".join(
-                f"<a href='near:{number}.{i}'>{html.escape(_where(source))}</a>"
-                for i, source in enumerate(answer.considered, 1)
-            )
+        others = [s for s in answer.considered if s.unit_id not in listed]
+        if others:
+            links = " · ".join(f"<a href='{near[s.unit_id]}'>{html.escape(_where(s))}</a>" for s in others)
             considered += (
                 f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
             )
@@ -464,11 +471,13 @@ def _place(passage: dict[str, object]) -> str:
     return f"{html.escape(name)}{page}"
 
 
-def _considered(best: dict[str, object]) -> str:
-    """One candidate the relevance gate weighed, in words a reader understands."""
+def _considered(best: dict[str, object], link: str | None = None) -> str:
+    """One candidate the relevance gate weighed, in words a reader understands; its place a link to
+    the passage when it was kept."""
     coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
+    place = f"<a href='{link}'>{_place(best)}</a>" if link else _place(best)
     return (
-        f"<li>{_place(best)}: holds {coverage}% of the question's words, "
+        f"<li>{place}: holds {coverage}% of the question's words, "
         f"meaning similarity {best.get('similarity')}"
         + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
         + "</li>"
