@@ -149,9 +149,8 @@ def conversation_markdown(title: str, answers: Sequence[Answer]) -> str:
             pages = f", {'pages' if ',' in cited else 'page'} {cited}" if cited else ""
             parts.append(f"- {item['title']}{pages} ({item['path']})")
         parts.append("")
-    parts.append(
-        "*Exported from CiteDesk. Each quoted passage is what the sentence above it was checked against.*"
-    )
+    quoted = " Each quoted passage is what the sentence above it was checked against." if cited else ""
+    parts.append(f"*Exported from CiteDesk.{quoted}*")
     return "\n".join(parts).rstrip() + "\n"
 
 

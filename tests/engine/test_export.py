@@ -67,6 +67,7 @@ def test_a_refusal_and_a_stopped_answer_are_said_as_such_and_cite_nothing() -> N
     stopped = Answer("Why?", Decision.STOPPED, "Because the", (), (), (), ())
     assert "not verified:* Because the" in answer_markdown(stopped)
     assert bibliography([refused, stopped]) == []
+    assert conversation_markdown("Refused", [refused]).endswith("*Exported from CiteDesk.*\n")
 
 
 def test_a_conversation_lists_each_cited_document_once_with_its_pages() -> None:
