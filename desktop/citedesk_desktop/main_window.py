@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.sidebar.addWidget(self.chat.history)
         self.sidebar.setSizes([520, 200])
         self.tabs = QTabWidget()
+        self.tabs.setAccessibleName("Evidence, trace and document text")
         self.tabs.addTab(self.evidence, "Evidence")
         self.tabs.addTab(self.trace, "Trace")
         self.tabs.addTab(self.document, "Document text")

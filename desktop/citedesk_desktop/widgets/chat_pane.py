@@ -69,7 +69,9 @@ class ChatPane(QWidget):
         self._flush.setInterval(60)  # tokens are coalesced: one repaint per 60 ms, not per token
         self._flush.timeout.connect(self._render)
 
+        self.setAccessibleName("Conversation")
         self.conversations = QListWidget()
+        self.conversations.setAccessibleName("Conversations")
         self.conversations.setToolTip("Earlier conversations of this library, newest first")
         self.conversations.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
@@ -100,6 +102,7 @@ class ChatPane(QWidget):
         side_layout.addLayout(list_buttons)
 
         self.transcript = QTextBrowser()
+        self.transcript.setAccessibleName("Questions and answers")
         self.transcript.setOpenLinks(False)
         self.transcript.anchorClicked.connect(self._on_link)
         self.transcript.highlighted.connect(self._on_hover)
@@ -110,6 +113,7 @@ class ChatPane(QWidget):
         self._hover_rest.setInterval(250)
         self._hover_rest.timeout.connect(self._show_hovered)
         self.question = QuestionBox()
+        self.question.setAccessibleName("Question")
         self.question.setPlaceholderText("Ask about your documents (Enter sends, Shift+Enter: new line)")
         self.question.setToolTip("Enter sends the question; Shift+Enter starts a new line")
         # Three lines of the current font, so the box fits its text at any scale (a fixed 70 px cut the

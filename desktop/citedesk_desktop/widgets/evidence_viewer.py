@@ -38,6 +38,7 @@ class EvidenceViewer(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName("Evidence")
         self.source: SourceRef | None = None
         self.answer: Answer | None = None  # the answer citing the source, whose citations step in turn
         # Where the verified claims citing the source stand in it (document offsets), marked strongly.
@@ -124,6 +125,7 @@ class EvidenceViewer(QWidget):
         self.image = QLabel()
         self.image.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.scroll = QScrollArea()
+        self.scroll.setAccessibleName("Page with the passage highlighted")
         self.scroll.setWidget(self.image)
         self.scroll.setWidgetResizable(True)
         # Where the highlight wants the page scrolled (x, y), until it is: across too, for a page
@@ -132,6 +134,7 @@ class EvidenceViewer(QWidget):
         self.scroll.verticalScrollBar().rangeChanged.connect(lambda *_: self._apply_scroll())
         self.scroll.horizontalScrollBar().rangeChanged.connect(lambda *_: self._apply_scroll())
         self.text = QPlainTextEdit()
+        self.text.setAccessibleName("Text with the passage highlighted")
         self.text.setReadOnly(True)
         self.stack = QStackedWidget()
         self.stack.addWidget(self.scroll)

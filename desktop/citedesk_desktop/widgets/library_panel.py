@@ -78,6 +78,7 @@ class LibraryPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName("Library")
         self._rows: dict[str, Row] = {}
         self._files_total = 0
         self._files_done = 0
@@ -107,6 +108,7 @@ class LibraryPanel(QWidget):
         buttons.insertStretch(1)
 
         self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setAccessibleName("Documents")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -151,6 +153,7 @@ class LibraryPanel(QWidget):
         self._stack.addWidget(self.table)
 
         self.progress = QProgressBar()
+        self.progress.setAccessibleName("Indexing progress")
         self.progress.setTextVisible(True)
         self.progress_label = QLabel()
         self.progress_label.setWordWrap(True)

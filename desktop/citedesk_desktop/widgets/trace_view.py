@@ -25,10 +25,12 @@ REFUSED = QColor(230, 81, 0)
 class TraceView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setAccessibleName("Trace")
         self.answer: Answer | None = None
         self.title = QLabel("<i>Ask a question: the stages of its answer are listed here.</i>")
         self.title.setWordWrap(True)
         self.tree = QTreeWidget()
+        self.tree.setAccessibleName("Stages of the answer")
         self.tree.setColumnCount(len(COLUMNS))
         self.tree.setHeaderLabels(COLUMNS)
         self.tree.setUniformRowHeights(True)
