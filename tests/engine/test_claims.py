@@ -31,3 +31,16 @@ from citedesk_engine.answer.claims import split_claims
 )
 def test_split_claims(text: str, expected: list[tuple[str, tuple[int, ...]]]) -> None:
     assert [(c.text, c.citations) for c in split_claims(text)] == expected
+
+
+def test_a_sentence_ends_at_its_period_when_the_line_breaks_right_after_it() -> None:
+    from citedesk_engine.answer.claims import sentence_spans
+
+    text = "results while being more economical).\nWe compensated AMT workers $0.25 for each batch."
+    assert [text[a:b] for a, b in sentence_spans(text)] == [
+        "results while being more economical).",
+        "We compensated AMT workers $0.25 for each batch.",
+    ]
+    # a break inside a sentence is no end: "e.g.\nthe" and a decimal stay whole
+    kept = "Some figures, e.g.\nthe rate of 3.5 per cent, are given."
+    assert [kept[a:b] for a, b in sentence_spans(kept)] == [kept]

@@ -159,7 +159,8 @@ def _is_boundary(text: str, at: int, end: int) -> bool:
         return False
     if len(word) == 1 and word.isalpha() and text[at - 1].isupper():
         return False  # an initial: "J. R. R. Tolkien"
-    following = rest.lstrip(" \"'”’)")
+    # Blanks of any kind: a PDF line often breaks right after a sentence's period (").\nWe ...").
+    following = rest.lstrip(" \t\r\n\"'”’)")
     if following.startswith("[") and not _TRAILING_CITATIONS.match(rest):
         return True
     return not following or following[0].isupper() or following[0].isdigit() or following[0] == "["
