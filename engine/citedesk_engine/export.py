@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .answer.text import shorten
+from .answer.claims import sentence_spans
+from .answer.text import answer_length, shorten, terms
+from .answer.verify import SHORT_ANSWER_WORDS
 from .serialize import plain
-from .types import Answer, Decision, SourceRef
+from .types import Answer, Claim, Decision, SourceRef
 
 # The refusing stages in words, as the window's refusal card names them.
 STAGE_WORDS = {
@@ -103,6 +105,25 @@ def supporting_words(source: SourceRef, answer: Answer) -> str:
     else:
         words = shorten(source.passage, _QUOTE_LIMIT)
     return " ".join(words.split())
+
+
+def claim_quote(claim: Claim, answer: Answer) -> str:
+    """For a verified short answer ("12", "Rcpp::sourceCpp"), the passage's own sentence that says it,
+    to show beneath it; "" for a sentence (it says itself) or where that sentence is not known."""
+    if not claim.supported or answer_length(claim.text) > SHORT_ANSWER_WORDS:
+        return ""
+    by_unit = {s.unit_id: s for s in answer.sources}
+    parts = [
+        by_unit[unit].passage[start - by_unit[unit].char_start : end - by_unit[unit].char_start]
+        for unit, start, end in claim.evidence
+        if unit in by_unit and by_unit[unit].char_start <= start < end <= by_unit[unit].char_end
+    ]
+    # Of the sentences checked, those that hold the answer's own words: a span of two sentences
+    # quoted whole could be cut before the one that says it.
+    wanted = terms(claim.text)
+    sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
+    saying = [t for t in sentences if wanted & terms(t)] or parts
+    return shorten(" ".join(" … ".join(saying).split()), _QUOTE_LIMIT)
 
 
 def answer_markdown(answer: Answer, number: int | None = None) -> str:

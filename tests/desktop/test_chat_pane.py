@@ -75,3 +75,24 @@ def test_a_relevance_refusal_links_each_kept_passage_from_its_line_of_what_was_c
     assert page.count("near:1.1") == 1  # on its line of figures, not again in a line of its own
     assert "click one to read it" in pane.transcript.toPlainText()
     assert "See the closest passages anyway" not in pane.transcript.toPlainText()
+
+
+def test_a_short_answer_reads_with_the_passages_sentence_that_says_it(qtbot) -> None:
+    passage = "Members may borrow up to twelve books at a time. Late returns cost ten cents a day."
+    ref = SourceRef("u-1", "/docs/rules.pdf", "/docs/rules.pdf", 4, (), 100, 100 + len(passage), passage)
+    sentence = (("u-1", 100, 148),)  # "Members may borrow up to twelve books at a time."
+    short = Claim("12", True, ("u-1",), "verifier", 0.9, sentence)
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(Answer("How many books?", Decision.ANSWERED, "12 [1]", (short,), (ref,), (), ()))
+    text = pane.transcript.toPlainText()
+    assert "12 [1] — “Members may borrow up to twelve books at a time.”" in text
+    assert "Late returns" not in text
+    # A sentence says itself: nothing is quoted beneath it; nor where the sentence is not known.
+    whole = Claim(
+        "Members may borrow up to twelve books at a time.", True, ("u-1",), "verifier", 0.9, sentence
+    )
+    pane.show_answer(Answer("How many?", Decision.ANSWERED, whole.text + " [1]", (whole,), (ref,), (), ()))
+    unknown = Claim("12", True, ("u-1",), "verifier", 0.9)
+    pane.show_answer(Answer("How many?", Decision.ANSWERED, "12 [1]", (unknown,), (ref,), (), ()))
+    assert pane.transcript.toPlainText().count("“Members may borrow") == 1

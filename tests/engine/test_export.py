@@ -108,3 +108,16 @@ def test_citedesk_export_lists_conversations_and_writes_the_last_one(tmp_path: P
     assert "no conversation nope" in capsys.readouterr().err
     assert cli.main(["export", "last", "--library", str(library), "-o", str(tmp_path / "no" / "x.md")]) == 1
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_a_short_answers_quote_is_the_sentence_that_holds_its_words() -> None:
+    from citedesk_engine.export import claim_quote
+
+    text = "Testing made ratings tighter and cheaper.\nWe paid workers $0.25 for each batch of 25 items."
+    ref = SourceRef("u1", "d", "/docs/paper.pdf", 5, (), 1000, 1000 + len(text), text)
+    short = Claim("$0.25", True, ("u1",), "verifier", 0.9, (("u1", 1000, 1000 + len(text)),))
+    answer = Answer("How much?", Decision.ANSWERED, "$0.25 [1]", (short,), (ref,), (), ())
+    assert claim_quote(short, answer) == "We paid workers $0.25 for each batch of 25 items."
+    sentence = Claim("The study paid each of its workers $0.25 a batch.", True, ("u1",), "verifier", 0.9, short.evidence)
+    assert claim_quote(sentence, answer) == ""  # a sentence says itself
+    assert claim_quote(Claim("$0.25", False, (), "guard", 0.1), answer) == ""  # never for a removed claim

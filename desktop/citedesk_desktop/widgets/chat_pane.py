@@ -9,7 +9,13 @@ import time
 from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
-from citedesk_engine.export import STAGE_WORDS, answer_markdown, conversation_json, conversation_markdown
+from citedesk_engine.export import (
+    STAGE_WORDS,
+    answer_markdown,
+    claim_quote,
+    conversation_json,
+    conversation_markdown,
+)
 from citedesk_engine.types import Answer, Decision, SourceRef, Stage
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
@@ -444,7 +450,11 @@ def _verdict_html(answer: Answer, number: int) -> str:
         marks = "".join(
             f" <a href='cite:{number}.{order[u]}'>[{order[u]}]</a>" for u in claim.sources if u in order
         )
-        sentences.append(f"{html.escape(claim.text)}{marks}")
+        # A short answer is shown with the passage's sentence that says it ("12, 'Members may borrow
+        # up to twelve books at a time.'"), so it reads without a click.
+        said = claim_quote(claim, answer)
+        quoted = f" <span style='color:gray'>— “{html.escape(said)}”</span>" if said else ""
+        sentences.append(f"{html.escape(claim.text)}{marks}{quoted}")
     if answer.quote:
         parts = [
             "<p><b>CiteDesk:</b> the model found no answer in its own words; the passage that answers "
