@@ -118,6 +118,8 @@ def test_a_short_answers_quote_is_the_sentence_that_holds_its_words() -> None:
     short = Claim("$0.25", True, ("u1",), "verifier", 0.9, (("u1", 1000, 1000 + len(text)),))
     answer = Answer("How much?", Decision.ANSWERED, "$0.25 [1]", (short,), (ref,), (), ())
     assert claim_quote(short, answer) == "We paid workers $0.25 for each batch of 25 items."
-    sentence = Claim("The study paid each of its workers $0.25 a batch.", True, ("u1",), "verifier", 0.9, short.evidence)
+    sentence = Claim(
+        "The study paid each of its workers $0.25 a batch.", True, ("u1",), "verifier", 0.9, short.evidence
+    )
     assert claim_quote(sentence, answer) == ""  # a sentence says itself
     assert claim_quote(Claim("$0.25", False, (), "guard", 0.1), answer) == ""  # never for a removed claim
