@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .answer.claims import sentence_spans
+from .answer.evidence_spans import spans_in_source
 from .answer.text import answer_length, shorten, terms
 from .answer.verify import SHORT_ANSWER_WORDS
 from .serialize import plain
@@ -91,15 +92,7 @@ def place(source: SourceRef) -> str:
 def supporting_words(source: SourceRef, answer: Answer) -> str:
     """What of the passage the answer stands on: the sentences or table rows its verified claims
     were checked against (Claim.evidence), else the passage itself, shortened."""
-    spans = sorted(
-        {
-            (start, end)
-            for claim in answer.claims
-            if claim.supported
-            for unit, start, end in claim.evidence
-            if unit == source.unit_id and source.char_start <= start < end <= source.char_end
-        }
-    )
+    spans = spans_in_source(source, answer.claims)
     if spans:
         words = " … ".join(source.passage[s - source.char_start : e - source.char_start] for s, e in spans)
     else:
@@ -112,11 +105,10 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     to show beneath it; "" for a sentence (it says itself) or where that sentence is not known."""
     if not claim.supported or answer_length(claim.text) > SHORT_ANSWER_WORDS:
         return ""
-    by_unit = {s.unit_id: s for s in answer.sources}
     parts = [
-        by_unit[unit].passage[start - by_unit[unit].char_start : end - by_unit[unit].char_start]
-        for unit, start, end in claim.evidence
-        if unit in by_unit and by_unit[unit].char_start <= start < end <= by_unit[unit].char_end
+        source.passage[start - source.char_start : end - source.char_start]
+        for source in answer.sources
+        for start, end in spans_in_source(source, (claim,))
     ]
     # Of the sentences checked, those that hold the answer's own words: a span of two sentences
     # quoted whole could be cut before the one that says it.

@@ -315,11 +315,12 @@ class ChatPane(QWidget):
             self._flush.stop()
 
     def _on_link(self, url: QUrl) -> None:
-        """cite:A.N is source N of answer A; trace:A the trace of answer A (both 1-based)."""
-        number = (url.path() or url.host()).partition(".")[0]
-        if not number.isdigit() or not 1 <= int(number) <= len(self.answers):
+        """Links of answer A (1-based): trace:A, copy:A, astyped:A, and its passages cite:A.N (source
+        N) and near:A.N (the Nth closest passage of a refusal)."""
+        linked = self._linked(url)
+        if linked is None:
             return
-        answer = self.answers[int(number) - 1]
+        answer, _ = linked
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
         elif url.scheme() == "copy":
@@ -330,39 +331,31 @@ class ChatPane(QWidget):
             self._asked = True
             self._render()
             self.ask_as_typed_requested.emit(answer.question, self.conversation)
-        elif (cited := self._cited(url)) is not None:
-            self.source_clicked.emit(*cited)
-        elif url.scheme() == "near" and (near := self._near(url)) is not None:
-            self.source_clicked.emit(*near)
+        elif (passage := self._passage(url)) is not None:
+            self.source_clicked.emit(*passage)
 
-    def _cited(self, url: QUrl) -> tuple[SourceRef, Answer] | None:
-        """The source and answer a cite:A.N link names, or None for any other link."""
-        number, _, source = (url.path() or url.host()).partition(".")
-        if url.scheme() != "cite" or not number.isdigit() or not source.isdigit():
-            return None
-        if not 1 <= int(number) <= len(self.answers):
-            return None
-        answer = self.answers[int(number) - 1]
-        if not 1 <= int(source) <= len(answer.sources):
-            return None
-        return answer.sources[int(source) - 1], answer
-
-    def _near(self, url: QUrl) -> tuple[SourceRef, Answer] | None:
-        """The passage a near:A.N link names: the Nth closest passage of refused answer A."""
+    def _linked(self, url: QUrl) -> tuple[Answer, int] | None:
+        """The answer a link names and the 1-based number after its dot (0 when none), or None."""
         number, _, index = (url.path() or url.host()).partition(".")
-        if not number.isdigit() or not index.isdigit() or not 1 <= int(number) <= len(self.answers):
+        if not number.isdigit() or not 1 <= int(number) <= len(self.answers):
             return None
-        answer = self.answers[int(number) - 1]
-        if not 1 <= int(index) <= len(answer.considered):
+        return self.answers[int(number) - 1], int(index) if index.isdigit() else 0
+
+    def _passage(self, url: QUrl) -> tuple[SourceRef, Answer] | None:
+        """The passage a cite:A.N or near:A.N link names, with its answer; None for any other link."""
+        linked = self._linked(url)
+        if linked is None or url.scheme() not in ("cite", "near"):
             return None
-        return answer.considered[int(index) - 1], answer
+        answer, index = linked
+        passages = answer.sources if url.scheme() == "cite" else answer.considered
+        return (passages[index - 1], answer) if 1 <= index <= len(passages) else None
 
     def _on_hover(self, url: QUrl) -> None:
         self._hovered = url
         self._hover_rest.start()
 
     def _show_hovered(self) -> None:
-        cited = self._cited(self._hovered)
+        cited = self._passage(self._hovered) if self._hovered.scheme() == "cite" else None
         self.source_hovered.emit(*(cited or (None, None)))
 
     def _open_item(self, item: QListWidgetItem) -> None:

@@ -7,6 +7,7 @@ import html
 from pathlib import Path
 
 from citedesk_engine.answer.asides import AsideKind, asides
+from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.ingest.extract import is_paged, keeps_lines
 from citedesk_engine.types import Answer, Box, SourceRef
 from PySide6.QtCore import QRectF, Qt, QUrl, Signal
@@ -176,17 +177,7 @@ class EvidenceViewer(QWidget):
         self.answer = answer
         self._show_steps()
         self._lines = None
-        self.claim_spans = tuple(
-            sorted(
-                {
-                    (start, end)
-                    for claim in (answer.claims if answer is not None else ())
-                    if claim.supported
-                    for unit_id, start, end in claim.evidence
-                    if unit_id == source.unit_id and source.char_start <= start < end <= source.char_end
-                }
-            )
-        )
+        self.claim_spans = spans_in_source(source, answer.claims if answer is not None else ())
         self.details.setText(_provenance(source, answer))
         # A refused question's closest passage is shown on request, never as evidence: said first.
         self.not_an_answer.setVisible(self._not_evidence())

@@ -12,7 +12,9 @@ sentence holds any of them: the viewer then marks the unit alone rather than a w
 
 from __future__ import annotations
 
-from ..types import EvidenceUnit
+from collections.abc import Iterable
+
+from ..types import Claim, EvidenceUnit, SourceRef
 from .claims import sentence_spans
 from .table_rows import answer_rows
 from .text import terms
@@ -55,3 +57,19 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         return ()
     first, last = best[1]
     return ((parts[first][0], parts[last - 1][1]),)
+
+
+def spans_in_source(source: SourceRef, claims: Iterable[Claim]) -> tuple[tuple[int, int], ...]:
+    """Where the verified claims stand in a cited passage (their `evidence` of its unit, within it),
+    as document offsets in order: what the viewer marks strongly and an export quotes."""
+    return tuple(
+        sorted(
+            {
+                (start, end)
+                for claim in claims
+                if claim.supported
+                for unit_id, start, end in claim.evidence
+                if unit_id == source.unit_id and source.char_start <= start < end <= source.char_end
+            }
+        )
+    )
