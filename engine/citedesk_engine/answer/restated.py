@@ -2,10 +2,13 @@
 
 The gate's guards for claims built of the passage's own words (issue 20's attacks): two spans
 exchanged around their relation ("The seller shall reimburse the buyer" against "The buyer shall
-reimburse the seller"), a word turned into its opposite, a name or number moved or swapped in from
-elsewhere in the passage, two names in the opposite order around their relation. Honest rewrites of
-the same words (passive voice, a phrase moved to the other end, a list in another order, a synonym)
-are none of these. Figures: benchmarks/attacks (docs/evaluation.md).
+reimburse the seller"), a word turned into its opposite ("higher" / "lower", "first" / "second"), a
+number in the slot of another ("a 23% and 43% lower risk ..., respectively"), a name, number or word
+moved or swapped in from elsewhere in the passage, two names in the opposite order around their
+relation. Honest rewrites of the same words (passive voice, a phrase moved to the other end, a list
+in another order, a synonym, a pronoun or description replaced by the name the passage gives) are
+none of these. Figures: benchmarks/attacks, claims.jsonl and the held-out held_out.jsonl
+(docs/evaluation.md).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections import Counter
 from difflib import SequenceMatcher
 
 from .claims import sentences
-from .text import ANTONYMS, STOP_STEMS, STOPWORDS, name_sequence, stem, tokens
+from .text import ANTONYMS, STOP_STEMS, STOPWORDS, name_sequence, number_slots, stem, tokens
 
 
 def roles_swapped(claim: str, window: str) -> bool:
@@ -50,8 +53,9 @@ def rewritten(claim: str, window: str, passage: str) -> str:
     """The claim says the window again, word for word but for an edit that changes what it states:
     two of its spans exchanged ("from 2004 to 2009" / "from 2009 to 2004", "the laboratory completed
     their analysis" / "their analysis completed the laboratory"), a word turned into its opposite
-    ("a better user experience" / "a worse user experience"), or a name or number replaced by another
-    one of the passage ("Microsoft isn't obligated" / "Services isn't obligated"). Found by aligning
+    ("a better user experience" / "a worse user experience"), a number put in another's slot, or a
+    name, number or word replaced by another one of the passage ("Microsoft isn't obligated" /
+    "Services isn't obligated"). Found by aligning
     the two word sequences (difflib); a restatement is one where most of the claim's words stand in
     the window in order. "" when none of these is found."""
     exchanged = _exchanged_spans(claim, window)
@@ -62,6 +66,9 @@ def rewritten(claim: str, window: str, passage: str) -> str:
     matcher = SequenceMatcher(a=a, b=b, autojunk=False)
     if sum(block.size for block in matcher.get_matching_blocks()) < _RESTATED * len(b):
         return ""
+    slot = _number_in_other_slot(claim, window)
+    if slot:
+        return f"number slot: {slot}"
     edits = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     replaced = [(a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in edits if tag == "replace"]
     for n, (old, new) in enumerate(replaced):
@@ -70,43 +77,95 @@ def rewritten(claim: str, window: str, passage: str) -> str:
                 return f"exchanged: {' '.join(old)} / {' '.join(new)}"
         if len(old) == 1 and len(new) == 1 and _opposites(old[0], new[0]):
             return f"opposite: {old[0]} / {new[0]}"
+        if len(old) == 1 and len(new) == 1 and {old[0], new[0]} <= ORDINALS:
+            return f"ordinal: {old[0]} / {new[0]}"
     moved = _moved_across(edits, a, b)
     if moved:
         return f"exchanged: {moved}"
+    swapped = _swapped_in(claim_words, window, passage)
+    return f"replaced: {swapped}" if swapped else ""
+
+
+def _swapped_in(claim_words: list[str], window: str, passage: str) -> str:
+    """A word of the passage from outside what the claim restates, put in the place of one the claim
+    drops ("Daniels, whose real name is ..." / "BBC, whose real name is ...", "Coronary
+    atherosclerotic burden" / "mellitus atherosclerotic burden"). Aligned to the one sentence of the
+    window the claim restates (else the whole window), and counted in the stretch of it the claim
+    restates: a word moved within that stretch is not swapped in, nor one said twice in it."""
+    b = [w.lower() for w in claim_words]
+    candidates = [tokens(sentence) for sentence in sentences(window)]
+    restated_words, matcher = tokens(window), None
+    best = 0
+    for words_of in candidates:
+        m = SequenceMatcher(a=[w.lower() for w in words_of], b=b, autojunk=False)
+        size = sum(block.size for block in m.get_matching_blocks())
+        if size >= _RESTATED * len(b) and size > best:
+            restated_words, matcher, best = words_of, m, size
+    a = [w.lower() for w in restated_words]
+    if matcher is None:
+        matcher = SequenceMatcher(a=a, b=b, autojunk=False)
+    edits = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    inner = [op for op in matcher.get_opcodes() if op[0] != "delete"]
+    lo, hi = (inner[0][1], inner[-1][2]) if inner else (0, len(a))
     passage_words = {w.lower() for w in tokens(passage)}
-    # Counted in the sentences of the window the claim restates, not in their neighbours: a name taken
-    # from the next sentence into this one is swapped in, one moved within its sentence is not.
-    in_claim, in_window = Counter(b), Counter(_restated_sentences(window, matcher))
+    in_claim, in_stretch, in_sentence = Counter(b), Counter(a[lo:hi]), Counter(a)
+    # A phrase the claim moves (passive voice: "Flight nurses performed ..." / "... were performed by
+    # flight nurses") is deleted at one end and said at the other: its words are restated, not brought.
+    said = set(b)
+    for tag, i1, i2, _, _ in matcher.get_opcodes():
+        telling = [w for w in a[i1:i2] if _telling(w)]
+        if tag == "delete" and not lo <= i1 < hi and telling and _share(telling, said) >= 0.5:
+            in_stretch.update(a[i1:i2])
     for tag, i1, i2, j1, j2 in edits:
         if tag not in ("replace", "insert"):
             continue
-        # Moved or re-cased words are not swapped in: a name counts when the claim holds it more often
-        # than the window, and one the claim lost when it holds it less often.
-        gone = [w for w in window_words[i1:i2] if _named(w) and in_claim[w.lower()] < in_window[w.lower()]]
+        # A name or number counts, and any content word swapped one for one ("Coronary" / "mellitus"):
+        # a longer rewrite that brings a word of the passage is often the name a description stands for
+        # ("the famous ostinato" / "James Horner's ostinato"), which the verifier judges.
+        one_for_one = tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1
+        counts = _telling if one_for_one else _named
+        # Moved or re-cased words are not swapped in: a word counts when the claim holds it more often
+        # than the stretch, and one the claim lost when it holds it less often.
+        gone = [w for w in restated_words[i1:i2] if counts(w) and in_claim[w.lower()] < in_stretch[w.lower()]]
+        # A word the sentence says outside the stretch is moved, unless it takes one word's place.
+        elsewhere = in_stretch if one_for_one else in_sentence
         brought = [
             w
             for w in claim_words[j1:j2]
-            if _named(w) and w.lower() in passage_words and in_claim[w.lower()] > in_window[w.lower()]
+            if counts(w) and w.lower() in passage_words and in_claim[w.lower()] > elsewhere[w.lower()]
         ]
         if brought and (gone or tag == "insert"):
-            return f"replaced: {' '.join(window_words[i1:i2]) or '(nothing)'} / {' '.join(brought)}"
+            return f"{' '.join(restated_words[i1:i2]) or '(nothing)'} / {' '.join(brought)}"
     return ""
 
 
-_RESTATED = 0.7  # share of the claim's words that stand, in order, in the window
+def _share(items: list[str], among: set[str]) -> float:
+    return sum(1 for item in items if item in among) / len(items)
 
 
-def _restated_sentences(window: str, matcher: SequenceMatcher) -> list[str]:
-    """The lower-cased words of the window's sentences that hold words the claim restates."""
-    matched = {block.a + k for block in matcher.get_matching_blocks() for k in range(block.size)}
-    out: list[str] = []
-    position = 0
+def _telling(word: str) -> bool:
+    """A name, a number or a content word: what a swapped-in span is made of."""
+    return _named(word) or (len(word) >= 3 and word.isalpha() and word.lower() not in STOPWORDS)
+
+
+_RESTATED = 0.7  # share of the claim's words that stand, in order, in the window (or one sentence)
+
+
+def _number_in_other_slot(claim: str, window: str) -> str:
+    """A number of the claim stands between the same two words as another number of the window, and
+    the window never puts it there: "a 23% and 43% lower risk of A and B, respectively" / "a 43% and
+    23% ...", "Section 5) as described in apt.conf(6.5)" / "Section 6.5) ... apt.conf(5)". Numbers
+    next to each other share a slot, so a list of them in another order ("5, 10 and 20") is no move."""
+    held: dict[tuple[str, str], set[str]] = {}
     for sentence in sentences(window) or [window]:
-        words_of = [w.lower() for w in tokens(sentence)]
-        if matched & set(range(position, position + len(words_of))):
-            out.extend(words_of)
-        position += len(words_of)
-    return out
+        for number, slot in number_slots(sentence):
+            held.setdefault(slot, set()).add(number)
+    for number, slot in (pair for sentence in sentences(claim) or [claim] for pair in number_slots(sentence)):
+        there = held.get(slot)
+        # A sentence's edge is no context: "in Section 2.7.13." and "(see Section 9.10)." share "section".
+        if there and number not in there and "^" not in slot and "$" not in slot:
+            return f"{number} where the passage has {' or '.join(sorted(there))}"
+    return ""
 
 
 def _named(word: str) -> bool:
@@ -160,6 +219,13 @@ def _moved_across(edits: list[tuple[str, int, int, int, int]], window: list[str]
     return ""
 
 
+# "He had first used the line" / "second used": another place in an order is another fact.
+ORDINALS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth last penultimate "
+    "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th".split()
+)
+
+
 def _opposites(a: str, b: str) -> bool:
     return any({a, b} == {x, y} for x, y in ANTONYMS)
 
@@ -168,6 +234,9 @@ def _commuting(window: list[str], first: list[str], second: list[str]) -> bool:
     """The two exchanged spans are joined by "and", "or" or a comma only: "cats and dogs" / "dogs and
     cats" say the same."""
     text = " ".join(window)
+    if "respectively" in window:
+        # "43% and 23% lower risk of A and B, respectively": each item of the list has its partner.
+        return False
     at_first, at_second = text.find(" ".join(first)), text.find(" ".join(second))
     lo, hi = sorted((at_first, at_second))
     between = text[lo:hi].split()[len(first if lo == at_first else second) :]

@@ -172,10 +172,42 @@ def content_stems(text: str) -> list[str]:
 
 def numbers(text: str) -> set[str]:
     """Numbers written with digits or as common number words, normalised ("1,200" -> "1200")."""
-    found = {m.group(0).replace(",", "").lstrip("+") for m in _NUMBER.finditer(text)}
-    found = {n.rstrip("0").rstrip(".") if "." in n else n for n in found}
+    found = {_normal_number(m.group(0)) for m in _NUMBER.finditer(text)}
     found |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS and w not in ("one", "second")}
     return found
+
+
+def _normal_number(written: str) -> str:
+    number = written.replace(",", "").lstrip("+")
+    return number.rstrip("0").rstrip(".") if number.count(".") == 1 else number
+
+
+# A section or version number ("12.3.3") is one number here, not "12.3" and a stray "3".
+_SLOT_TOKEN = re.compile(rf"(?P<number>{DIGITS}(?:\.\d+)*)|(?P<word>[^\W\d_]+)")
+
+
+def number_slots(text: str) -> list[tuple[str, tuple[str, str]]]:
+    """Each number of `text` (normalised as `numbers` does, number words included but for "one" and
+    "second") with its slot: the lower-cased words on either side of it ("^"/"$" at the ends).
+    "Section 6.5) as described in apt.conf(5)" -> ("6.5", ("section", "as")), ("5", ("conf", "and"))."""
+    found: list[tuple[str, str]] = []  # ("n", value) or ("w", word)
+    for match in _SLOT_TOKEN.finditer(text):
+        if match.group("number"):
+            found.append(("n", _normal_number(match.group("number"))))
+            continue
+        word = match.group("word").lower()
+        if word in NUMBER_WORDS and word not in ("one", "second"):
+            found.append(("n", NUMBER_WORDS[word]))
+        else:
+            found.append(("w", word))
+    slots = []
+    for i, (kind, value) in enumerate(found):
+        if kind != "n":
+            continue
+        before = next((v for k, v in reversed(found[:i]) if k == "w"), "^")
+        after = next((v for k, v in found[i + 1 :] if k == "w"), "$")
+        slots.append((value, (before, after)))
+    return slots
 
 
 # "Not only X but also Y", "not just", "not merely": X is asserted, not denied.

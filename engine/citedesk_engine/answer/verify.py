@@ -6,8 +6,9 @@ One method, in this order:
 1. deterministic guards veto a claim that the passage's own words do not bear out: a number, name or
    negation the passage does not have there, two names in the opposite order around their relation,
    and a claim that says its window again but for an edit that changes what it states (two spans
-   exchanged, a word turned into its opposite, a name or number of the passage swapped in: one
-   alignment of the two word sequences, `_rewritten`); a reference-list entry supports nothing; an
+   exchanged, a word turned into its opposite or another place in an order, a number put where the
+   window has another between the same two words, a name, number or word of the passage swapped in:
+   one alignment of the two word sequences, restated.rewritten); a reference-list entry supports nothing; an
    answer taken from another row of a table than the one the question names (table_rows.py);
 2. lexical alignment: the share of the claim's content words found in the best-matching window of
    one to three sentences of the passage (stems, so "grew"/"growing" match);
@@ -472,13 +473,28 @@ def _value(token: str) -> float | None:
 def _covered_stretch(claim: str, window: str) -> list[str] | None:
     """The words of the window from the first to the last of the claim's content words, when the claim
     holds every content word of that stretch and the stretch every one of the claim's: the claim says
-    the stretch again, its words perhaps reordered and its negations perhaps dropped. None otherwise."""
-    claim_stems, window_stems = participant_words(claim), participant_words(window)
+    the stretch again, its words perhaps reordered and its negations perhaps dropped. The stretch takes
+    in the stopwords and negations right before and after it within its sentence ("None of six
+    dimensions displayed ..." / "... was displayed by none of six dimensions"). None otherwise."""
+    claim_stems = participant_words(claim)
     content = set(claim_stems) - STOP_STEMS - NEGATIONS
+    window_stems: list[str] = []
+    window_words: list[str] = []
+    for sentence in sentences(window) or [window]:
+        window_stems += [*participant_words(sentence), _BOUNDARY]
+        window_words += [*participant_words(sentence, stemmed=False), _BOUNDARY]
     found = [i for i, w in enumerate(window_stems) if w in content]
     if not found or not content <= set(window_stems):
         return None
-    stretch = window_stems[min(found) : max(found) + 1]
-    if set(stretch) - STOP_STEMS - NEGATIONS - content:
+    lo, hi = min(found), max(found) + 1
+    if set(window_stems[lo:hi]) - STOP_STEMS - NEGATIONS - content - {_BOUNDARY}:
         return None
-    return participant_words(window, stemmed=False)[min(found) : max(found) + 1]
+    edge = STOP_STEMS | NEGATIONS
+    while lo > 0 and window_stems[lo - 1] in edge:
+        lo -= 1
+    while hi < len(window_stems) and window_stems[hi] in edge:
+        hi += 1
+    return [w for w in window_words[lo:hi] if w != _BOUNDARY]
+
+
+_BOUNDARY = "<.>"  # between the window's sentences: a stretch takes in no word across it
