@@ -204,11 +204,32 @@ class Engine:
         *,
         signals: Sequence[str] | None = None,
         rerank: bool = True,
+        documents: Sequence[str | Path] | None = None,
     ) -> Retrieval:
         """Ranked candidates for a question, without generating: per-retriever ranks and scores,
         fused score and rerank score, with the trace of each stage. `rerank=False` keeps the fused
-        order (the ablations of `citedesk eval --compare`)."""
-        return self._retrieval_pipeline(signals, rerank).run(question, k or self.config.retrieval.top_k)
+        order (the ablations of `citedesk eval --compare`). `documents` scopes the search (`scope`)."""
+        scope = frozenset(self.scope(documents)) if documents else None
+        pipeline = self._retrieval_pipeline(signals, rerank)
+        return pipeline.run(question, k or self.config.retrieval.top_k, scope=scope)
+
+    def scope(self, items: Sequence[str | Path]) -> tuple[str, ...]:
+        """The documents a question is asked in, from document ids, file paths or folders as the user
+        typed them (a folder: every document of the library under it), without repeats."""
+        wanted: list[str] = []
+        for item in items:
+            folder = Path(item).expanduser()
+            if folder.is_dir():
+                root = folder.resolve()
+                inside = [
+                    d.document for d in self.documents() if Path(d.source_path).resolve().is_relative_to(root)
+                ]
+                if not inside:
+                    raise DocumentNotFound(f"No document of the library is in the folder {item}.")
+                wanted += inside
+            else:
+                wanted.append(self.resolve(item))
+        return tuple(dict.fromkeys(wanted))
 
     def _retrieval_pipeline(self, signals: Sequence[str] | None, rerank: bool = True) -> RetrievalPipeline:
         return RetrievalPipeline(
@@ -227,6 +248,7 @@ class Engine:
         mode: str | None = None,
         conversation: str | None = None,
         follow_up: bool = True,
+        documents: Sequence[str | Path] | None = None,
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
     ) -> Answer:
@@ -234,7 +256,11 @@ class Engine:
         one when none is given, created once there is a turn to keep). Stopped through `cancel`, the
         answer is `Decision.STOPPED` with what the model had written, kept as such in the conversation.
         In a conversation, a follow-up that cannot stand alone is rewritten from the previous turn
-        (answer/followup.py); `follow_up=False` asks the question as it stands."""
+        (answer/followup.py); `follow_up=False` asks the question as it stands. With `documents` (ids,
+        paths or folders, see `scope`) only those documents are searched; the answer's `scope` says
+        which, and is stored with the turn."""
+        scope = self.scope(documents) if documents else ()
+        within = frozenset(scope) if scope else None
         store = self.library.conversations
         if conversation is not None and not store.exists(conversation):
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
@@ -244,7 +270,9 @@ class Engine:
             else []
         )
         flow = AnswerFlow(
-            retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(query, count, asked),
+            retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(
+                query, count, asked, scope=within
+            ),
             embed_query=self.embed_query,
             stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,
@@ -252,7 +280,17 @@ class Engine:
             config=self.config.answer,
             tiers=lambda: {d.document: d.authority for d in self.documents()},
             paths=lambda: {d.document: d.source_path for d in self.documents()},
-            library_empty=lambda: not self.library.manifest.live_versions(),
+            library_empty=lambda: (
+                not any(
+                    within is None or document in within for document in self.library.manifest.live_versions()
+                )
+            ),
+            empty_reason=(
+                "None of the documents asked about has searchable text yet: add them again, or ask "
+                "the whole library."
+                if within is not None
+                else "The library is empty: add documents first."
+            ),
             calibrated_rerank=self.config.models.reranker == DEFAULT,
             identify_language=identify,
             document_languages=lambda: {d.document: d.language for d in self.documents()},
@@ -278,7 +316,7 @@ class Engine:
             # marked as stopped and unverified, so nothing the user saw is lost.
             answer = Answer(question, Decision.STOPPED, "".join(written).strip(), (), (), (), ())
         conversation = conversation or store.new(question)
-        answer = dataclasses.replace(answer, conversation=conversation)
+        answer = dataclasses.replace(answer, conversation=conversation, scope=scope)
         store.add_turn(conversation, question, plain(answer))
         return answer
 

@@ -22,7 +22,7 @@ from .errors import EngineError
 from .evaluate.claims import read_claims, verify_claims
 from .evaluate.questions import Question, eval_library_dir, evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
-from .export import answer_json, conversation_json, conversation_markdown
+from .export import answer_json, conversation_json, conversation_markdown, scope_words
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.reader import build_answer_reader
@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     retrieve.add_argument("question")
     retrieve.add_argument("--k", type=int, default=None, help="how many passages (default: top_k)")
+    _add_documents(retrieve)
     ask = verbs.add_parser("ask", parents=[common], help="a cited answer, or a refusal that says why")
     ask.add_argument("question")
     ask.add_argument("--k", type=int, default=None, help="passages kept after reranking (default: top_k)")
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="in a conversation, search the question as it stands (no rewrite from the earlier turns)",
     )
+    _add_documents(ask)
     export = verbs.add_parser(
         "export", parents=[common], help="a conversation as Markdown or JSON, its evidence quoted"
     )
@@ -154,6 +156,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"citedesk: {exc}", file=sys.stderr)
         return 1
+
+
+def _add_documents(verb: argparse.ArgumentParser) -> None:
+    verb.add_argument(
+        "--documents",
+        nargs="+",
+        metavar="DOC",
+        help="search only these documents: paths, ids (see `citedesk status --documents`) or folders",
+    )
 
 
 def _ingest(engine: Engine, args: argparse.Namespace) -> int:
@@ -331,6 +342,7 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
             mode=args.mode,
             conversation=args.conversation,
             follow_up=not args.as_is,
+            documents=args.documents,
             on_event=None if args.json else stream,
             cancel=cancel,
         )
@@ -340,6 +352,8 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
         print(json.dumps(answer_json(answer), ensure_ascii=False))
         return 0
     print(file=sys.stderr)
+    if answer.scope:
+        print(f"(asked in: {scope_words(answer.scope)})")
     if answer.searched:
         print(f"(searched as: {answer.searched})")
     if answer.refusal is not None:
@@ -519,7 +533,7 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _retrieve(engine: Engine, args: argparse.Namespace) -> int:
-    result = engine.retrieve(args.question, args.k)
+    result = engine.retrieve(args.question, args.k, documents=args.documents)
     documents = {d.document: d for d in engine.documents()}
     rows = []
     for c in result.candidates:

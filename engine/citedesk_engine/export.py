@@ -60,6 +60,8 @@ def answer_json(answer: Answer) -> dict[str, Any]:
         "conflicts": plain(answer.conflicts),
         "removed_claims": answer.removed_claims,
         "conversation": answer.conversation,
+        # The documents the question was asked in (ids); empty: the whole library.
+        "scope": list(answer.scope),
         "trace": plain(answer.trace),
     }
 
@@ -118,10 +120,19 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     return shorten(" ".join(" … ".join(saying).split()), _QUOTE_LIMIT)
 
 
+def scope_words(scope: Sequence[str]) -> str:
+    """The documents a question was asked in, by file name ("a.pdf, b.docx"; the first 5, then a count)."""
+    names = [Path(document).name for document in scope]
+    shown = ", ".join(names[:5])
+    return shown if len(names) <= 5 else f"{shown} and {len(names) - 5} more"
+
+
 def answer_markdown(answer: Answer, number: int | None = None) -> str:
     """One question and its answer (or refusal), each citation quoted beneath it with its place."""
     heading = f"## {number}. {answer.question}" if number is not None else f"## {answer.question}"
     lines = [heading, ""]
+    if answer.scope:
+        lines += [f"*Asked in:* {scope_words(answer.scope)}", ""]
     if answer.searched and answer.searched != answer.question:
         lines += [f"*Searched as:* {answer.searched}", ""]
     if answer.decision is Decision.STOPPED:

@@ -55,6 +55,7 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
         searched=str(data.get("searched", "")),
         quote=bool(data.get("quote", False)),
         considered=tuple(_source(s) for s in data.get("considered", [])),
+        scope=tuple(str(d) for d in data.get("scope", ())),
     )
 
 

@@ -222,6 +222,7 @@ class Answer:
     # A refusal's closest passages (those the refusing stage weighed or the model read), for a reader
     # to look at, marked as not an answer; never a citation. Empty for an answer.
     considered: tuple[SourceRef, ...] = ()
+    scope: tuple[str, ...] = ()  # the documents the question was asked in (ids); empty: the whole library
 
 
 class FileStatus(StrEnum):

@@ -93,6 +93,23 @@ def test_normal_mode_answers_and_lists_the_conflict(engine: Engine) -> None:
     assert any(c.kind == "number" for c in answer.conflicts)
 
 
+def test_a_question_asked_in_one_document_is_answered_from_it_alone(engine: Engine) -> None:
+    """Two documents disagree on the bridge's length: asked in the older survey only, the answer is
+    its figure, cites only it, and finds no conflict (the other document was not searched)."""
+    old = next(d for d in engine.documents() if d.source_path.endswith("bridge_old.txt"))
+    answer = engine.ask("How long is the Vasco da Gama Bridge?", documents=[old.source_path])
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert "17.2" in answer.text and "12.3" not in answer.text
+    assert {s.document for s in answer.sources} == {old.document} and not answer.conflicts
+    assert answer.scope == (old.document,)
+    assert engine.answers(answer.conversation)[0].scope == (old.document,)  # stored with the turn
+    # Asked in a document that does not hold the answer: refused, nothing from the others cited.
+    museum = next(d for d in engine.documents() if d.source_path.endswith("museum.md"))
+    elsewhere = engine.ask("When was the Vasco da Gama Bridge opened?", documents=[museum.document])
+    assert elsewhere.decision is Decision.REFUSED and not elsewhere.sources
+    assert all(s.document == museum.document for s in elsewhere.considered)
+
+
 def test_no_evidence_on_an_empty_library(tmp_path: Path) -> None:
     with Engine.open(tmp_path / "empty") as empty:
         answer = empty.ask("What is anything?")

@@ -55,6 +55,34 @@ def test_ingest_status_delete_reconcile(tmp_path: Path) -> None:
     ]
 
 
+def test_a_question_scoped_to_documents_from_the_command_line(tmp_path: Path) -> None:
+    library = str(tmp_path / "lib")
+    docs = tmp_path / "docs"
+    factories.mixed_folder(docs)
+    assert citedesk("ingest", str(docs), "--library", library, "--json")[0] == 0
+    question = "What opened in 1880 on the river?"
+    code, out = citedesk(
+        "retrieve", question, "--library", library, "--json", "--documents", str(docs / "plain.txt")
+    )
+    assert code == 0 and out["candidates"]
+    assert {Path(c["path"]).name for c in out["candidates"]} == {"plain.txt"}
+    code, out = citedesk(
+        "retrieve",
+        question,
+        "--library",
+        library,
+        "--json",
+        "--documents",
+        str(docs / "page.html"),
+        str(docs / "notes.md"),
+    )
+    assert code == 0 and {Path(c["path"]).name for c in out["candidates"]} <= {"page.html", "notes.md"}
+    code, out = citedesk(
+        "ask", question, "--library", library, "--json", "--documents", str(tmp_path / "gone.pdf")
+    )
+    assert code == 1 and "gone.pdf is not in the library" in out["error"]
+
+
 def test_models_verb_reports_each_slot(tmp_path: Path) -> None:
     code, out = citedesk("models", "--library", str(tmp_path / "lib"), "--json")
     assert code == 0

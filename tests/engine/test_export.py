@@ -4,6 +4,7 @@ and stopped answers said as such, the cited documents listed once, and `citedesk
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from citedesk_engine import Engine, cli
@@ -52,6 +53,17 @@ def test_without_known_sentences_the_passage_is_quoted_and_a_section_names_a_tex
     # evidence of another unit, or outside this passage, is not this passage's
     stray = answered(cited, evidence=(("u9", 0, 10), ("u2", 500, 510)))
     assert supporting_words(cited, stray) == PASSAGE
+
+
+def test_a_scoped_answer_says_which_documents_it_was_asked_in() -> None:
+    scope = ("/docs/rules.pdf", "/docs/fees.docx")
+    answer = replace(answered(source()), scope=scope)
+    assert "*Asked in:* rules.pdf, fees.docx" in answer_markdown(answer)
+    assert answer_json(answer)["scope"] == list(scope)
+    assert answer_from_plain(plain(answer)).scope == scope
+    assert "Asked in" not in answer_markdown(answered(source()))
+    many = replace(answered(source()), scope=tuple(f"/d/{n}.pdf" for n in range(8)))
+    assert "*Asked in:* 0.pdf, 1.pdf, 2.pdf, 3.pdf, 4.pdf and 3 more" in answer_markdown(many)
 
 
 def test_a_refusal_and_a_stopped_answer_are_said_as_such_and_cite_nothing() -> None:

@@ -13,7 +13,7 @@ import factories
 import pytest
 from citedesk_engine import Engine
 from citedesk_engine.config import Config, ModelsConfig, RetrievalConfig
-from citedesk_engine.errors import ConfigError, RerankerError
+from citedesk_engine.errors import ConfigError, DocumentNotFound, RerankerError
 from citedesk_engine.retrieve.rerank import HttpReranker, IdentityReranker, IndexedEmbeddingReranker, rerank
 from citedesk_engine.testing import HashEmbedder
 from citedesk_engine.types import Candidate, EvidenceUnit, Passage
@@ -112,6 +112,33 @@ def test_stale_rows_are_never_returned(library_engine: Engine, tmp_path: Path) -
     library_engine.ingest([path])
     found = library_engine.retrieve("interest rates inflation", k=10)
     assert all("inflation" not in c.unit.passage for c in found.candidates)
+
+
+def test_a_scoped_search_finds_only_the_documents_asked_about(library_engine: Engine, tmp_path: Path) -> None:
+    """Each retriever filters inside its index: a pool of one unit per document would still fill."""
+    docs = tmp_path / "docs"
+    everywhere = library_engine.retrieve("penguins interest rates owls", k=10)
+    assert len({c.unit.document for c in everywhere.candidates}) > 1  # unscoped, more than one document
+    for signals in (["vector"], ["lexical"], ["structure"], None):
+        scoped = library_engine.retrieve(
+            "penguins interest rates owls", k=10, signals=signals, documents=[docs / "money.txt"]
+        )
+        paths = {d.document: d.source_path for d in library_engine.documents()}
+        assert all(paths[c.unit.document].endswith("money.txt") for c in scoped.candidates), signals
+    lexical = library_engine.retrieve("penguins", k=5, signals=["lexical"], documents=[docs / "money.txt"])
+    assert lexical.candidates == ()  # the word is only in birds.md: nothing, not birds.md's passage
+    scoped = library_engine.retrieve("interest rates", k=5, documents=[docs / "money.txt"])
+    assert scoped.candidates and scoped.trace[0].details["scope"] == 1
+    # a folder scopes to the documents of the library under it; a file not in the library is named
+    assert len(library_engine.scope([docs])) == 3
+    assert library_engine.scope([docs / "money.txt", docs / "money.txt"]) == library_engine.scope(
+        [docs / "money.txt"]
+    )
+    with pytest.raises(DocumentNotFound, match="nothere.txt is not in the library"):
+        library_engine.retrieve("x", documents=[docs / "nothere.txt"])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(DocumentNotFound, match="No document of the library is in the folder"):
+        library_engine.scope([tmp_path / "empty"])
 
 
 def test_reranker_reorders_and_can_drop() -> None:

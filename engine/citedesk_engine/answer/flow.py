@@ -44,10 +44,11 @@ class AnswerFlow:
     config: AnswerConfig
     tiers: Callable[[], dict[str, int]]
     paths: Callable[[], dict[str, str]]
-    library_empty: Callable[[], bool]
+    library_empty: Callable[[], bool]  # nothing to search (in the documents asked about)
     calibrated_rerank: bool = False  # rerank scores are the packaged reranker's probabilities
     identify_language: Callable[[str], tuple[str, float]] | None = None  # (code, probability)
     document_languages: Callable[[], dict[str, str]] = dict
+    empty_reason: str = "The library is empty: add documents first."
 
     def ask(
         self,
@@ -64,7 +65,7 @@ class AnswerFlow:
             raise ConfigError(f"Unknown trust mode {mode!r}: choose strict, normal or exploratory.")
         run = _Run(question, on_event, cancel)
         if self.library_empty():
-            return run.refuse(Refusal(Stage.NO_EVIDENCE, "The library is empty: add documents first."))
+            return run.refuse(Refusal(Stage.NO_EVIDENCE, self.empty_reason))
         asked = question
         if earlier:
             # A follow-up that cannot stand alone ("Where did she study?") is rewritten into one

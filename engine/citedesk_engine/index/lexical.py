@@ -51,12 +51,20 @@ class LexicalIndex:
         writer.commit()
         self._index.reload()
 
-    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        """BM25 over the units' text: (unit_id, score), best first. Any words, no query syntax."""
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        """BM25 over the units' text: (unit_id, score), best first. Any words, no query syntax. With
+        `versions`, only units of those document versions (a scoped question), filtered in the index."""
         terms = [t.lower() for t in _TERM.findall(query)]
-        if not terms or limit <= 0:
+        if not terms or limit <= 0 or versions is not None and not versions:
             return []
         parsed = self._index.parse_query(" ".join(terms), ["text"])
+        if versions is not None:
+            query_ = self._tantivy.Query
+            within = query_.term_set_query(self._index.schema, "version", sorted(versions))
+            occur = self._tantivy.Occur
+            parsed = query_.boolean_query([(occur.Must, parsed), (occur.Must, within)])
         searcher = self._index.searcher()
         hits = searcher.search(parsed, limit).hits
         return [(searcher.doc(address)["unit_id"][0], float(score)) for score, address in hits]

@@ -34,6 +34,7 @@ class VectorStore:
         self._matrix: npt.NDArray[np.float32] | None = None
         self._ids: list[str] = []
         self._rows: dict[str, int] = {}
+        self._versions: npt.NDArray[np.str_] = np.array([], dtype=str)
 
     def _schema(self, dimension: int) -> Any:
         pa = self._pa
@@ -89,18 +90,27 @@ class VectorStore:
     def count(self) -> int:
         return 0 if self._table is None else int(self._table.count_rows())
 
-    def search(self, vector: npt.NDArray[np.float32], limit: int) -> list[tuple[str, str, float]]:
-        """The nearest units by cosine distance: (unit_id, version, distance), closest first."""
+    def search(
+        self, vector: npt.NDArray[np.float32], limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, str, float]]:
+        """The nearest units by cosine distance: (unit_id, version, distance), closest first; with
+        `versions`, only units of those document versions (a scoped question)."""
         matrix = self._vectors()
         if matrix is None or not len(matrix) or limit <= 0:
             return []
+        rows = None if versions is None else np.nonzero(np.isin(self._versions, list(versions)))[0]
+        if rows is not None:
+            if not len(rows):
+                return []
+            matrix = matrix[rows]
         similarity = matrix @ np.asarray(vector, dtype=np.float32)
         if limit < len(similarity):
             top = np.argpartition(-similarity, limit)[:limit]
         else:
             top = np.arange(len(similarity))
         top = top[np.argsort(-similarity[top], kind="stable")]
-        return [(self._ids[i], self._ids[i].split("-")[0], float(1.0 - similarity[i])) for i in top]
+        ids = [self._ids[i] for i in (top if rows is None else rows[top])]
+        return [(uid, uid.split("-")[0], float(1.0 - similarity[i])) for uid, i in zip(ids, top, strict=True)]
 
     def _vectors(self) -> npt.NDArray[np.float32] | None:
         if self._matrix is None and self._table is not None:
@@ -112,6 +122,8 @@ class VectorStore:
             )
             self._ids = table.column("unit_id").to_pylist()
             self._rows = {uid: row for row, uid in enumerate(self._ids)}
+            # A unit id starts with its version: the rows' versions, for a scoped search.
+            self._versions = np.array([uid.split("-")[0] for uid in self._ids])
         return self._matrix
 
     def vectors_by_id(self, unit_ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:

@@ -25,11 +25,14 @@ class RetrievalPipeline:
     config: RetrievalConfig
     rerank_head: int
 
-    def run(self, query: str, k: int, rerank_query: str | None = None) -> Retrieval:
+    def run(
+        self, query: str, k: int, rerank_query: str | None = None, scope: frozenset[str] | None = None
+    ) -> Retrieval:
         """`query` feeds the retrievers (it may fold in a conversation); the reranker judges the
-        candidates against `rerank_query`, the question as asked."""
+        candidates against `rerank_query`, the question as asked. With `scope` (document ids), only
+        those documents' units are searched."""
         trace: list[StageTrace] = []
-        lists = self.hits(query, trace)
+        lists = self.hits(query, trace, scope)
         started = time.perf_counter()
         fused = fuse(lists, self.config)
         head = fused[: max(k, self.rerank_head)]
@@ -74,19 +77,32 @@ class RetrievalPipeline:
         )
         return Retrieval(query=query, candidates=tuple(reranked[:k]), trace=tuple(trace))
 
-    def hits(self, query: str, trace: list[StageTrace] | None = None) -> dict[str, list[tuple[str, float]]]:
-        """Each retriever's pool for `query`: {name: [(unit_id, score)] best first}, traced into `trace`."""
-        live = set(self.library.manifest.live_versions().values())
+    def hits(
+        self, query: str, trace: list[StageTrace] | None = None, scope: frozenset[str] | None = None
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Each retriever's pool for `query`: {name: [(unit_id, score)] best first}, traced into `trace`.
+        With `scope` (document ids), each retriever searches only those documents' committed versions
+        (filtered inside the index, so a small document is not crowded out of the pool)."""
+        live_by_document = self.library.manifest.live_versions()
+        live = set(live_by_document.values())
+        versions = None
+        if scope is not None:
+            versions = frozenset(v for d, v in live_by_document.items() if d in scope)
         lists: dict[str, list[tuple[str, float]]] = {}
         for retriever in self.retrievers:
             started = time.perf_counter()
             # A unit id starts with its version: rows of versions not committed are never returned.
-            found = [(u, s) for u, s in retriever.search(query, self.config.pool) if u.split("-")[0] in live]
+            found = [
+                (u, s)
+                for u, s in retriever.search(query, self.config.pool, versions)
+                if u.split("-")[0] in live
+            ]
             lists[retriever.name] = found
             if trace is not None:
-                trace.append(
-                    _trace(f"retrieve.{retriever.name}", 0, len(found), started, pool=self.config.pool)
-                )
+                details: dict[str, object] = {"pool": self.config.pool}
+                if scope is not None:
+                    details["scope"] = len(scope)
+                trace.append(_trace(f"retrieve.{retriever.name}", 0, len(found), started, **details))
         return lists
 
 

@@ -72,7 +72,11 @@ _STOP = frozenset(
 class Retriever(Protocol):
     name: str
 
-    def search(self, query: str, limit: int) -> list[tuple[str, float]]: ...
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        """Best first; with `versions`, only units of those document versions (a scoped question)."""
+        ...
 
 
 @dataclass
@@ -83,9 +87,12 @@ class VectorRetriever:
     embed_query: Callable[[str], npt.NDArray[np.float32]]
     name: str = "vector"
 
-    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
         vector = self.embed_query(query)
-        return [(uid, 1.0 - distance) for uid, _, distance in self.library.vectors.search(vector, limit)]
+        found = self.library.vectors.search(vector, limit, versions)
+        return [(uid, 1.0 - distance) for uid, _, distance in found]
 
 
 @dataclass
@@ -95,8 +102,10 @@ class LexicalRetriever:
     library: Library
     name: str = "lexical"
 
-    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
-        return self.library.lexical.search(query, limit)
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        return self.library.lexical.search(query, limit, versions)
 
 
 @dataclass
@@ -110,12 +119,16 @@ class StructureRetriever:
     library: Library
     name: str = "structure"
 
-    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
         words = {w for w in (t.lower() for t in _WORD.findall(query)) if w not in _STOP}
         if not words:
             return []
         matches: list[tuple[float, int, str, str, int, int]] = []
         for document, version, label, level, start, end in self.library.manifest.structure_nodes():
+            if versions is not None and version not in versions:
+                continue
             # Every word of the label counts: in "Section A" the "a" is what tells it from "Section B".
             label_words = {t.lower() for t in _WORD.findall(label)}
             if not label_words:
