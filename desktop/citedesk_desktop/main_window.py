@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.library.authority_requested.connect(self.set_authority)
         self.library.open_source_requested.connect(self.open_sources)
         self.library.samples_requested.connect(self.try_samples)
+        self.library.ask_in_requested.connect(self.ask_in)
         self.chat.ask_requested.connect(self.ask)
         self.chat.ask_as_typed_requested.connect(self.ask_as_typed)
         self.chat.stop_requested.connect(self.stop_answering)
@@ -154,6 +155,13 @@ class MainWindow(QMainWindow):
         ask_menu = self.menuBar().addMenu("&Ask")
         self._action(ask_menu, "&New conversation", QKeySequence.StandardKey.New, self._new_conversation)
         self._action(ask_menu, "&Ask a question", QKeySequence("Ctrl+K"), self._focus_question)
+        self._action(
+            ask_menu,
+            "Ask in the selected &documents",
+            QKeySequence("Ctrl+Shift+K"),
+            lambda: self.ask_in(self.library.indexed_selection()),
+        )
+        self._action(ask_menu, "Ask the &whole library", None, self.chat.clear_scope)
         self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.stop_answering)
         ask_menu.addSeparator()
         self._action(
@@ -231,13 +239,22 @@ class MainWindow(QMainWindow):
         self.ingest([str(samples)])
         self.chat.question.setPlainText("How many containers did the harbour handle in 2023?")
 
-    def ask(self, question: str, conversation: object, follow_up: bool = True) -> None:
+    def ask(self, question: str, conversation: object, scope: list[str], follow_up: bool = True) -> None:
+        """Ask on the engine's thread; `scope`: the documents to ask in (empty: the whole library)."""
         self.chat.set_busy(True)
-        self.runner.submit("ask", (question, conversation, None, follow_up))
+        self.runner.submit("ask", (question, conversation, None, follow_up, scope))
 
-    def ask_as_typed(self, question: str, conversation: object) -> None:
+    def ask_as_typed(self, question: str, conversation: object, scope: list[str]) -> None:
         """Ask again without the conversation: the question searched exactly as the user typed it."""
-        self.ask(question, conversation, follow_up=False)
+        self.ask(question, conversation, scope, follow_up=False)
+
+    def ask_in(self, documents: list[str]) -> None:
+        """The next questions are asked in these documents only, until the user asks the whole library."""
+        if not documents:
+            self.statusBar().showMessage("Select the documents to ask in, in the library.", 8000)
+            return
+        self.chat.set_scope(documents)
+        self._focus_question()
 
     def stop_answering(self) -> None:
         self.runner.cancel()
@@ -473,6 +490,7 @@ class MainWindow(QMainWindow):
     def _show_library(self, snapshot: object) -> None:
         status, documents, warnings = snapshot  # type: ignore[misc]
         self.library.set_documents(documents, warnings)
+        self.chat.set_documents({d.document: Path(d.source_path).name for d in documents})
         self.evidence.set_document_warnings(warnings)
         self._library_status = status
         self._show_counts(status.documents, status.units)

@@ -130,12 +130,13 @@ class _Worker(QObject):
         if operation == "text":
             return payload, engine.text(payload), engine.structure(payload)
         if operation == "ask":
-            question, conversation, mode, follow_up = payload
+            question, conversation, mode, follow_up, scope = payload
             return engine.ask(
                 question,
                 conversation=conversation,
                 mode=mode,
                 follow_up=follow_up,
+                documents=scope or None,
                 on_event=self.event.emit,
                 cancel=self._cancel,
             )

@@ -133,3 +133,46 @@ def test_citations_of_a_short_and_a_long_pdf_show_their_own_pages_in_turn(
     window.evidence.previous_page()
     qtbot.waitUntil(lambda: window.evidence.shown == (str(short), 1), timeout=30_000)
     assert "page 1 (the passage is on page 2)" in window.evidence.header.text()
+
+
+def test_ask_in_the_selected_documents_then_the_whole_library(
+    qtbot, tmp_path: Path, window: MainWindow
+) -> None:
+    """The library's "Ask in this document", the scope bar, the answer that says where it was asked,
+    an @mention, and "Ask the whole library". Two documents disagree on the bridge's length."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bridge.txt").write_text(
+        "The Vasco da Gama Bridge crosses the Tagus river near Lisbon. The bridge is 12.3 kilometres long.",
+        encoding="utf-8",
+    )
+    (docs / "survey.txt").write_text(
+        "An older survey says the Vasco da Gama Bridge is 17.2 kilometres long, including its viaducts.",
+        encoding="utf-8",
+    )
+    window.ingest([str(docs)])
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=120_000)
+    survey = str(docs / "survey.txt")
+    table = window.library.table
+    table.selectRow(next(i for i in range(table.rowCount()) if "survey" in table.item(i, 0).text()))
+    assert window.library.indexed_selection() == [survey]
+    window.library.ask_in_requested.emit(window.library.indexed_selection())  # the context menu's action
+    assert window.chat.scope == [survey] and "survey.txt" in window.chat.scope_label.text()
+    window.chat.question.setPlainText("How long is the Vasco da Gama Bridge?")
+    window.chat.ask_button.click()
+    qtbot.waitUntil(lambda: window.chat.last_answer is not None, timeout=180_000)
+    answer = window.chat.last_answer
+    assert answer.refusal is None and "17.2" in answer.text and "12.3" not in answer.text
+    assert answer.scope == (survey,) and {s.document for s in answer.sources} == {survey}
+    assert "Asked in: survey.txt" in window.chat.transcript.toPlainText()
+    # the scope stays for the next question until the whole library is asked again
+    assert window.chat.scope_bar.isVisible()
+    window.chat.scope_clear.click()
+    assert window.chat.scope == [] and not window.chat.scope_bar.isVisible()
+    window.chat.question.setPlainText("How long is the bridge over the Tagus? @bridge.txt")
+    window.chat.ask_button.click()
+    qtbot.waitUntil(lambda: window.chat.last_answer is not answer, timeout=180_000)
+    mentioned = window.chat.last_answer
+    assert mentioned.question == "How long is the bridge over the Tagus?"
+    assert [Path(d).name for d in mentioned.scope] == ["bridge.txt"]
+    assert mentioned.refusal is None and "12.3" in mentioned.text and "17.2" not in mentioned.text

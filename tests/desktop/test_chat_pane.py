@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from citedesk_desktop.widgets.chat_pane import ChatPane
 from citedesk_engine.types import Answer, Claim, Decision, Refusal, SourceRef, Stage
 
@@ -96,3 +98,54 @@ def test_a_short_answer_reads_with_the_passages_sentence_that_says_it(qtbot) -> 
     unknown = Claim("12", True, ("u-1",), "verifier", 0.9)
     pane.show_answer(Answer("How many?", Decision.ANSWERED, "12 [1]", (unknown,), (ref,), (), ()))
     assert pane.transcript.toPlainText().count("“Members may borrow") == 1
+
+
+def test_mentions_name_documents_and_scope_the_question_sent(qtbot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.set_documents(
+        {"/d/bridge.txt": "bridge.txt", "/d/annual report.pdf": "annual report.pdf", "/d/b2.txt": "b2.txt"}
+    )
+    sent: list[tuple] = []
+    notices: list[str] = []
+    pane.ask_requested.connect(lambda *args: sent.append(args))
+    pane.notice.connect(notices.append)
+    # a whole name (case aside), a quoted name with a space, the start of exactly one name
+    pane.question.setPlainText('How long is it? @Bridge.txt @"annual report.pdf" @annual')
+    pane._submit()
+    assert sent == [("How long is it?", None, ["/d/bridge.txt", "/d/annual report.pdf"])]
+    assert pane.question.toPlainText() == ""
+    # "@b" starts two names: not sent, the box keeps the question, the notice says why
+    pane.question.setPlainText("How long? @b")
+    pane._submit()
+    assert len(sent) == 1 and "No document of the library is named @b" in notices[-1]
+    assert pane.question.toPlainText() == "How long? @b"
+    # the scope bar's documents are asked in too, and are dropped when they leave the library
+    pane.set_scope(["/d/b2.txt"])
+    assert pane.scope_bar.isVisibleTo(pane) and "b2.txt" in pane.scope_label.text()
+    pane.question.setPlainText("What is in it? @bridge.txt")
+    pane._submit()
+    assert sent[-1][2] == ["/d/b2.txt", "/d/bridge.txt"]
+    pane.set_documents({"/d/bridge.txt": "bridge.txt"})
+    assert pane.scope == [] and not pane.scope_bar.isVisibleTo(pane)
+
+
+def test_typing_at_offers_the_documents_and_a_choice_is_written_as_a_mention(qtbot) -> None:
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.set_documents({"/d/annual report.pdf": "annual report.pdf", "/d/notes.md": "notes.md"})
+    pane.question.setFocus()
+    qtbot.keyClicks(pane.question, "Costs in @ann")
+    completer = pane.question.completer
+    assert completer.popup().isVisible() and completer.currentCompletion() == "annual report.pdf"
+    pane.question._complete("annual report.pdf")
+    assert pane.question.toPlainText() == 'Costs in @"annual report.pdf" '
+
+
+def test_a_scoped_answer_says_where_it_was_asked(qtbot) -> None:
+    answer = cited(source("/docs/debian.csv", "row 3"))
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(replace(answer, scope=("/docs/debian.csv",)))
+    assert "Asked in: debian.csv" in pane.transcript.toPlainText()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import time
 from pathlib import Path
 
@@ -15,11 +16,13 @@ from citedesk_engine.export import (
     claim_quote,
     conversation_json,
     conversation_markdown,
+    scope_words,
 )
 from citedesk_engine.types import Answer, Decision, SourceRef, Stage
-from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtCore import QSize, QStringListModel, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
+    QCompleter,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -33,13 +36,43 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+# A document named in the question: @report.pdf, or @"annual report.pdf" when the name has spaces.
+MENTION = re.compile(r'@"([^"]+)"|@([^\s"]+)')
+
+
+def mention_of(name: str) -> str:
+    return f'@"{name}"' if any(ch.isspace() for ch in name) else f"@{name}"
+
 
 class QuestionBox(QPlainTextEdit):
-    """Enter sends, Shift+Enter starts a new line."""
+    """Enter sends, Shift+Enter starts a new line; "@" offers the library's documents by name, and the
+    one chosen is written as a mention (MENTION) that scopes the question to it."""
 
     submitted = Signal()
 
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._names = QStringListModel(self)
+        self.completer = QCompleter(self._names, self)
+        self.completer.setWidget(self)
+        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+        self.completer.activated.connect(self._complete)
+
+    def set_names(self, names: list[str]) -> None:
+        self._names.setStringList(sorted(set(names), key=str.lower))
+
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
+        popup = self.completer.popup()
+        if popup.isVisible() and event.key() in (
+            Qt.Key.Key_Return,
+            Qt.Key.Key_Enter,
+            Qt.Key.Key_Tab,
+            Qt.Key.Key_Escape,
+        ):
+            event.ignore()  # the completer's popup takes them: choose a name, or close the list
+            return
         if (
             event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
             and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
@@ -47,11 +80,41 @@ class QuestionBox(QPlainTextEdit):
             self.submitted.emit()
             return
         super().keyPressEvent(event)
+        typed = self._mention_typed()
+        if typed is None or not self._names.rowCount():
+            popup.hide()
+            return
+        self.completer.setCompletionPrefix(typed)
+        if self.completer.completionCount():
+            box = self.cursorRect()
+            box.setWidth(max(240, popup.sizeHintForColumn(0) + 24))
+            self.completer.complete(box)
+        else:
+            popup.hide()
+
+    def _mention_typed(self) -> str | None:
+        """What follows an "@" right before the cursor (None when the cursor is not in a mention)."""
+        before = self.toPlainText()[: self.textCursor().position()]
+        at = before.rfind("@")
+        if at < 0 or (at > 0 and not before[at - 1].isspace()):
+            return None
+        typed = before[at + 1 :]
+        return None if any(ch.isspace() for ch in typed) or '"' in typed else typed
+
+    def _complete(self, name: str) -> None:
+        cursor = self.textCursor()
+        typed = self._mention_typed()
+        if typed is None:
+            return
+        cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, len(typed) + 1)
+        cursor.insertText(mention_of(name) + " ")
+        self.setTextCursor(cursor)
 
 
 class ChatPane(QWidget):
-    ask_requested = Signal(str, object)  # question, conversation id or None
-    ask_as_typed_requested = Signal(str, object)  # the same, searched as typed (no follow-up rewrite)
+    # question, conversation id or None, the documents to ask in (ids; empty: the whole library)
+    ask_requested = Signal(str, object, list)
+    ask_as_typed_requested = Signal(str, object, list)  # the same, searched as typed (no follow-up rewrite)
     stop_requested = Signal()
     source_clicked = Signal(object, object)  # SourceRef, the Answer citing it
     # The citation under the pointer once it rests there (SourceRef, Answer), or (None, None) when it
@@ -118,10 +181,29 @@ class ChatPane(QWidget):
         self._hover_rest.setSingleShot(True)
         self._hover_rest.setInterval(250)
         self._hover_rest.timeout.connect(self._show_hovered)
+        self.scope: list[str] = []  # the documents the next question is asked in (ids); empty: all
+        self._documents: dict[str, str] = {}  # id: file name, of the library's searchable documents
+        self.scope_label = QLabel()
+        self.scope_label.setAccessibleName("Asking in")
+        self.scope_label.setWordWrap(True)
+        self.scope_clear = QPushButton("Ask the whole library")
+        self.scope_clear.setToolTip("Ask the next questions in every document of the library again")
+        self.scope_clear.clicked.connect(self.clear_scope)
+        self.scope_bar = QWidget()
+        scope_row = QHBoxLayout(self.scope_bar)
+        scope_row.setContentsMargins(0, 0, 0, 0)
+        scope_row.addWidget(self.scope_label, 1)
+        scope_row.addWidget(self.scope_clear)
+        self.scope_bar.setVisible(False)
         self.question = QuestionBox()
         self.question.setAccessibleName("Question")
-        self.question.setPlaceholderText("Ask about your documents (Enter sends, Shift+Enter: new line)")
-        self.question.setToolTip("Enter sends the question; Shift+Enter starts a new line")
+        self.question.setPlaceholderText(
+            "Ask about your documents (Enter sends, Shift+Enter: new line, @ names a document)"
+        )
+        self.question.setToolTip(
+            "Enter sends the question; Shift+Enter starts a new line; type @ and a document's name to "
+            "ask in that document only"
+        )
         # Three lines of the current font, so the box fits its text at any scale (a fixed 70 px cut the
         # placeholder at 1.5x).
         lines = self.question.fontMetrics().lineSpacing() * 3
@@ -143,8 +225,31 @@ class ChatPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.transcript, 1)
+        layout.addWidget(self.scope_bar)
         layout.addLayout(row)
         self._render()
+
+    def set_documents(self, documents: dict[str, str]) -> None:
+        """The library's searchable documents (id: file name), offered after "@" and kept in scope
+        only while they are in the library."""
+        self._documents = dict(documents)
+        self.question.set_names(list(documents.values()))
+        self.set_scope([d for d in self.scope if d in documents])
+
+    def set_scope(self, documents: list[str]) -> None:
+        """Ask the next questions in these documents only (empty: the whole library)."""
+        self.scope = list(dict.fromkeys(documents))
+        self.scope_bar.setVisible(bool(self.scope))
+        if self.scope:
+            self.scope_label.setText(
+                f"<b>Asking in:</b> {html.escape(scope_words(self.scope))}"
+                f"{'' if len(self.scope) == 1 else f' ({len(self.scope)} documents)'}"
+            )
+            self.scope_label.setToolTip("\n".join(self.scope))
+
+    def clear_scope(self) -> None:
+        self.set_scope([])
+        self.question.setFocus()
 
     @property
     def last_answer(self) -> Answer | None:
@@ -260,12 +365,46 @@ class ChatPane(QWidget):
         text = self.question.toPlainText().strip()
         if not text or not self.ask_button.isEnabled():
             return
+        question, named, unknown = self._mentions(text)
+        if unknown:
+            known = ", ".join(sorted(self._documents.values(), key=str.lower)[:5])
+            self.notice.emit(
+                f"No document of the library is named {', '.join(unknown)}"
+                + (f" (type @ to choose one, such as {known})" if known else "")
+                + ": the question was not sent."
+            )
+            return
+        if not question:
+            self.notice.emit("Write the question after the document's name.")
+            return
+        scope = list(dict.fromkeys(self.scope + named))
         self.question.clear()
-        self._blocks.append(f"<p><b>You:</b> {html.escape(text)}</p>")
+        self._blocks.append(f"<p><b>You:</b> {html.escape(question)}</p>")
         self._asked = True
         self._stream = []
         self._render()
-        self.ask_requested.emit(text, self.conversation)
+        self.ask_requested.emit(question, self.conversation, scope)
+
+    def _mentions(self, text: str) -> tuple[str, list[str], list[str]]:
+        """The question without its @mentions, the documents they name, and the names no document of
+        the library has. A name matches a file name whole, case aside, or the start of exactly one."""
+        by_name: dict[str, list[str]] = {}
+        for document, name in self._documents.items():
+            by_name.setdefault(name.lower(), []).append(document)
+        named: list[str] = []
+        unknown: list[str] = []
+        for match in MENTION.finditer(text):
+            name = (match.group(1) or match.group(2)).rstrip(".,;:?!").lower()
+            found = by_name.get(name)
+            if found is None:
+                starting = [ds for n, ds in by_name.items() if n.startswith(name)]
+                found = starting[0] if len(starting) == 1 else None
+            if found:
+                named += found
+            else:
+                unknown.append(match.group(0))
+        question = " ".join(MENTION.sub(" ", text).split())
+        return question, named, unknown
 
     def export_conversation(self, path: str | None = None) -> None:
         """Save the conversation shown as Markdown (or JSON, by the file's suffix), asking where."""
@@ -330,7 +469,7 @@ class ChatPane(QWidget):
             self._blocks.append(f"<p><b>You:</b> {html.escape(answer.question)}</p>")
             self._asked = True
             self._render()
-            self.ask_as_typed_requested.emit(answer.question, self.conversation)
+            self.ask_as_typed_requested.emit(answer.question, self.conversation, list(answer.scope))
         elif (passage := self._passage(url)) is not None:
             self.source_clicked.emit(*passage)
 
@@ -370,7 +509,14 @@ class ChatPane(QWidget):
 
 
 def _answer_html(answer: Answer, number: int) -> str:
-    return _searched_html(answer, number) + _verdict_html(answer, number)
+    return _scope_html(answer) + _searched_html(answer, number) + _verdict_html(answer, number)
+
+
+def _scope_html(answer: Answer) -> str:
+    """A question asked in some documents says which, above its answer."""
+    if not answer.scope:
+        return ""
+    return f"<p style='color:gray'><small>Asked in: {html.escape(scope_words(answer.scope))}</small></p>"
 
 
 def _searched_html(answer: Answer, number: int) -> str:

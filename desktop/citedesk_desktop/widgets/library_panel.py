@@ -75,6 +75,7 @@ class LibraryPanel(QWidget):
     open_source_requested = Signal(list)  # source paths
     samples_requested = Signal()
     retry_requested = Signal(list)  # failed files to add again
+    ask_in_requested = Signal(list)  # ask the next questions in these documents only
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -410,7 +411,7 @@ class LibraryPanel(QWidget):
         """Indexed documents are removed from the library (after a question); failed and cancelled rows,
         which are not in it, are dismissed from the list."""
         self.dismiss(self._failed_selection())
-        indexed = self._indexed_selection()
+        indexed = self.indexed_selection()
         if indexed:
             self.remove_requested.emit(indexed)
 
@@ -422,7 +423,7 @@ class LibraryPanel(QWidget):
             self._render()
 
     def _context_menu(self, position: QPoint) -> None:
-        indexed = self._indexed_selection()
+        indexed = self.indexed_selection()
         failed = self._failed_selection()
         if failed and not indexed:
             menu = QMenu(self)
@@ -434,6 +435,9 @@ class LibraryPanel(QWidget):
             return
         menu = QMenu(self)
         paths = [self._rows[d].source_path or d for d in indexed]
+        these = "this document" if len(indexed) == 1 else f"these {len(indexed)} documents"
+        menu.addAction(f"Ask in {these}", lambda: self.ask_in_requested.emit(indexed))
+        menu.addSeparator()
         menu.addAction("Open source", lambda: self.open_source_requested.emit(paths))
         menu.addAction("Re-index", lambda: self.reindex_requested.emit(indexed))
         menu.addAction("Remove…", lambda: self.remove_requested.emit(indexed))
@@ -447,7 +451,8 @@ class LibraryPanel(QWidget):
             action.setToolTip(TIER_HELP)
         menu.popup(self.table.viewport().mapToGlobal(position))
 
-    def _indexed_selection(self) -> list[str]:
+    def indexed_selection(self) -> list[str]:
+        """The selected documents that are in the library (not failed or cancelled rows)."""
         return [
             d
             for d in self.selected_documents()
@@ -455,7 +460,7 @@ class LibraryPanel(QWidget):
         ]
 
     def _update_buttons(self) -> None:
-        indexed = self._indexed_selection()
+        indexed = self.indexed_selection()
         self.remove_button.setEnabled(bool(indexed) or bool(self._failed_selection()))
         self.reindex_button.setEnabled(bool(indexed))
 
