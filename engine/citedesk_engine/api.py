@@ -28,6 +28,7 @@ from .config import (
 )
 from .errors import Cancelled, ConfigError, DocumentNotFound
 from .events import Event, EventCallback, TokenDelta, emit
+from .export import scope_words
 from .index.blobs import sha256_hex
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
@@ -291,6 +292,7 @@ class Engine:
                 if within is not None
                 else "The library is empty: add documents first."
             ),
+            searched_in=scope_words(scope) if scope else "the library",
             calibrated_rerank=self.config.models.reranker == DEFAULT,
             identify_language=identify,
             document_languages=lambda: {d.document: d.language for d in self.documents()},

@@ -107,6 +107,8 @@ def test_a_question_asked_in_one_document_is_answered_from_it_alone(engine: Engi
     museum = next(d for d in engine.documents() if d.source_path.endswith("museum.md"))
     elsewhere = engine.ask("When was the Vasco da Gama Bridge opened?", documents=[museum.document])
     assert elsewhere.decision is Decision.REFUSED and not elsewhere.sources
+    assert elsewhere.refusal is not None and elsewhere.refusal.stage is Stage.RELEVANCE
+    assert elsewhere.refusal.reason == "Nothing in museum.md is relevant enough to this question."
     assert all(s.document == museum.document for s in elsewhere.considered)
 
 

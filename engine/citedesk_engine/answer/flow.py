@@ -49,6 +49,7 @@ class AnswerFlow:
     identify_language: Callable[[str], tuple[str, float]] | None = None  # (code, probability)
     document_languages: Callable[[], dict[str, str]] = dict
     empty_reason: str = "The library is empty: add documents first."
+    searched_in: str = "the library"  # what was searched, in a refusal's words ("debian.csv")
 
     def ask(
         self,
@@ -102,6 +103,7 @@ class AnswerFlow:
             self.stored_vectors,
             self.config,
             calibrated_rerank=self.calibrated_rerank,
+            searched_in=self.searched_in,
         )
         relevant = [r.candidate for r in judged if r.relevant]
         run.record(

@@ -67,6 +67,7 @@ def relevance_gate(
     stored: Callable[[list[str]], dict[str, npt.NDArray[np.float32]]],
     config: AnswerConfig,
     calibrated_rerank: bool = False,
+    searched_in: str = "the library",
 ) -> tuple[list[Relevance], Refusal | None]:
     """A candidate is relevant when the question's words are in it and it means something close,
     or when it is semantically very close, or (`calibrated_rerank`: the packaged reranker, whose
@@ -94,7 +95,7 @@ def relevance_gate(
         return judged, None
     return judged, Refusal(
         Stage.RELEVANCE,
-        "Nothing in the library is relevant enough to this question."
+        f"Nothing in {searched_in} is relevant enough to this question."
         if not passing
         else f"Only {len(passing)} relevant passage(s); at least {config.min_relevant} are required.",
         {
