@@ -21,7 +21,7 @@ Python loop crashed PySide6 while the engine thread was busy). Each repeat recor
                answer model in the background, "load_generator");
   ingest       `window.ingest(...)` of resources/samples/* and, when given or cached in
                benchmarks/data/, the Debian reference manual (benchmarks/ingest.py fetches it);
-  ask          `window.ask(question, None)`: retrieval, the LLM, the answer tokens streaming into the
+  ask          `window.ask(question, None, [])`: retrieval, the LLM, the answer tokens streaming into the
                chat pane, the verified answer rendered.
 
 A phase ends 250 ms after the runner's `finished` signal, so the rendering of the result is counted.
@@ -437,7 +437,7 @@ class Session:
         assert self._window is not None
         self._tokens, self._first_token_s = 0, None
         self._begin("ask")
-        self._window.ask(self.args.question, None)
+        self._window.ask(self.args.question, None, [])
 
     def _teardown(self) -> None:
         run = self.runs[-1]

@@ -168,6 +168,13 @@ ATTACKS = [
         "Mellitus atherosclerotic burden is excessive in diabetic patients [1].",
     ),
     (
+        "count",
+        "We collected intensity ratings on each of our candidate lexical features from ten independent "
+        "human raters (for a total of 90,000+ ratings).",
+        "How many independent human raters rated each candidate lexical feature?",
+        "90,000+ [1]",
+    ),
+    (
         "order",
         "The comedian said he had first used the line at a club in Yorkshire.",
         "Where did the comedian use the line?",

@@ -523,3 +523,47 @@ def test_not_only_is_no_negation_but_a_not_of_its_own_still_is() -> None:
     verifier = ClaimVerifier(VerifyConfig())
     passage = "The script not only compiles the code but also loads it into the session."
     assert "negation" not in verifier.check("The script compiles the code.", [passage]).method
+
+
+@pytest.mark.parametrize(
+    ("passage", "question", "wrong", "right"),
+    [
+        # the real session: the other number of the sentence, the count of the ratings
+        (
+            "We collected intensity ratings on each of our candidate lexical features from ten independent "
+            "human raters (for a total of 90,000+ ratings).",
+            "How many independent human raters rated each candidate lexical feature?",
+            "90,000+",
+            "ten",
+        ),
+        # a count of something else in the next sentence; the question's verb ends what is counted
+        (
+            "The trial enrolled 412 patients at 9 hospitals. Of the patients, 37 withdrew.",
+            "How many hospitals were involved in the trial?",
+            "412",
+            "9",
+        ),
+        (
+            "The estate covers 200 acres and employs 14 gardeners.",
+            "How many gardeners does the estate employ?",
+            "200",
+            "14",
+        ),
+    ],
+)
+def test_a_count_the_passage_gives_for_something_else_is_refused(
+    passage: str, question: str, wrong: str, right: str
+) -> None:
+    verifier, _ = judged(1.0)
+    verdict = verifier.check(wrong, [passage], question)
+    assert not verdict.supported and verdict.check == "guard: count", verdict.method
+    assert verifier.check(right, [passage], question).supported
+
+
+def test_a_count_is_left_to_the_verifier_when_the_passage_counts_it_twice_or_not_at_all() -> None:
+    verifier, judge = judged(1.0)
+    twice = "The club had 25 members in 2019 and 30 members in 2020."
+    assert verifier.check("30", [twice], "How many members did the club have in 2020?").supported
+    unnamed = "Lisbon has 545,000 inhabitants and 24 parishes."
+    assert verifier.check("545,000", [unnamed], "How many people live in Lisbon?").supported
+    assert len(judge.calls) == 2  # both read by the verifier, neither refused by the guard

@@ -186,11 +186,10 @@ def _normal_number(written: str) -> str:
 _SLOT_TOKEN = re.compile(rf"(?P<number>{DIGITS}(?:\.\d+)*)|(?P<word>[^\W\d_]+)")
 
 
-def number_slots(text: str) -> list[tuple[str, tuple[str, str]]]:
-    """Each number of `text` (normalised as `numbers` does, number words included but for "one" and
-    "second") with its slot: the lower-cased words on either side of it ("^"/"$" at the ends).
-    "Section 6.5) as described in apt.conf(5)" -> ("6.5", ("section", "as")), ("5", ("conf", "and"))."""
-    found: list[tuple[str, str]] = []  # ("n", value) or ("w", word)
+def _number_tokens(text: str) -> list[tuple[str, str]]:
+    """The words and numbers of `text` in order: ("n", normalised number) or ("w", lower-cased word);
+    number words count as numbers but for "one" and "second"."""
+    found: list[tuple[str, str]] = []
     for match in _SLOT_TOKEN.finditer(text):
         if match.group("number"):
             found.append(("n", _normal_number(match.group("number"))))
@@ -200,6 +199,14 @@ def number_slots(text: str) -> list[tuple[str, tuple[str, str]]]:
             found.append(("n", NUMBER_WORDS[word]))
         else:
             found.append(("w", word))
+    return found
+
+
+def number_slots(text: str) -> list[tuple[str, tuple[str, str]]]:
+    """Each number of `text` (normalised as `numbers` does) with its slot: the lower-cased words on
+    either side of it ("^"/"$" at the ends). "Section 6.5) as described in apt.conf(5)" ->
+    ("6.5", ("section", "as")), ("5", ("conf", "and"))."""
+    found = _number_tokens(text)
     slots = []
     for i, (kind, value) in enumerate(found):
         if kind != "n":
@@ -208,6 +215,25 @@ def number_slots(text: str) -> list[tuple[str, tuple[str, str]]]:
         after = next((v for k, v in found[i + 1 :] if k == "w"), "$")
         slots.append((value, (before, after)))
     return slots
+
+
+def counted(text: str, span: int = 4) -> list[tuple[str, set[str]]]:
+    """Each number of `text` with the stems of the content words of the `span` words after it, up to
+    the next number: what it counts ("ten independent human raters" -> ("10", {independ, human,
+    rater})). Sentences are the caller's to split."""
+    found = _number_tokens(text)
+    out = []
+    for i, (kind, value) in enumerate(found):
+        if kind != "n":
+            continue
+        after: set[str] = set()
+        for k, word in found[i + 1 : i + 1 + span]:
+            if k == "n":
+                break
+            if word not in STOPWORDS:
+                after.add(stem(word))
+        out.append((value, after))
+    return out
 
 
 # "Not only X but also Y", "not just", "not merely": X is asserted, not denied.
