@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.library.open_source_requested.connect(self.open_sources)
         self.library.samples_requested.connect(self.try_samples)
         self.library.ask_in_requested.connect(self.ask_in)
+        self.library.describe_requested.connect(lambda *details: runner.submit("describe", details))
         self.chat.ask_requested.connect(self.ask)
         self.chat.ask_as_typed_requested.connect(self.ask_as_typed)
         self.chat.stop_requested.connect(self.stop_answering)
@@ -403,7 +404,7 @@ class MainWindow(QMainWindow):
             self.trace.clear()
             self.runner.submit("conversations")
             self.runner.submit("load_models")  # the window is usable meanwhile
-        elif operation in ("delete", "refresh", "set_authority"):
+        elif operation in ("delete", "refresh", "set_authority", "describe"):
             self._show_library(result)
         elif operation == "apply_settings":
             self.library.ingest_finished()
@@ -488,8 +489,8 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _show_library(self, snapshot: object) -> None:
-        status, documents, warnings = snapshot  # type: ignore[misc]
-        self.library.set_documents(documents, warnings)
+        status, documents, warnings, metadata = snapshot  # type: ignore[misc]
+        self.library.set_documents(documents, warnings, metadata)
         self.chat.set_documents({d.document: Path(d.source_path).name for d in documents})
         self.evidence.set_document_warnings(warnings)
         self._library_status = status

@@ -151,6 +151,10 @@ class _Worker(QObject):
             for document, tier in payload:
                 engine.set_authority(document, tier)
             return self._snapshot()
+        if operation == "describe":
+            document, title, authors, year = payload
+            engine.describe(document, title=title, authors=authors, year=year)
+            return self._snapshot()
         if operation == "page":  # a PDF page as PNG bytes, rendered here so the GUI thread never waits
             path, page, scale = payload
             return path, page, scale, render_page(path, page, scale)
@@ -166,7 +170,7 @@ class _Worker(QObject):
 
     def _snapshot(self) -> Any:
         engine = self._require()
-        return engine.status(), engine.documents(), engine.warnings()
+        return engine.status(), engine.documents(), engine.warnings(), engine.metadata()
 
     def _require(self) -> Engine:
         if self._engine is None:

@@ -54,6 +54,7 @@ from .serialize import answer_from_plain, plain
 from .types import (
     Answer,
     Decision,
+    DocumentMeta,
     DocumentRecord,
     Drift,
     DriftKind,
@@ -62,6 +63,7 @@ from .types import (
     LibraryStatus,
     ModelInfo,
     Retrieval,
+    SourceRef,
     StructureNode,
 )
 
@@ -318,7 +320,20 @@ class Engine:
             # marked as stopped and unverified, so nothing the user saw is lost.
             answer = Answer(question, Decision.STOPPED, "".join(written).strip(), (), (), (), ())
         conversation = conversation or store.new(question)
-        answer = dataclasses.replace(answer, conversation=conversation, scope=scope)
+        known = self.library.manifest.metadata()
+
+        def described(sources: tuple[SourceRef, ...]) -> tuple[SourceRef, ...]:
+            return tuple(
+                dataclasses.replace(s, about=known[s.document]) if s.document in known else s for s in sources
+            )
+
+        answer = dataclasses.replace(
+            answer,
+            conversation=conversation,
+            scope=scope,
+            sources=described(answer.sources),
+            considered=described(answer.considered),
+        )
         store.add_turn(conversation, question, plain(answer))
         return answer
 
@@ -428,6 +443,33 @@ class Engine:
 
     def documents(self) -> list[DocumentRecord]:
         return self.library.manifest.documents()
+
+    def metadata(self) -> dict[str, DocumentMeta]:
+        """Each document's title, authors and year, where the file states them or the user wrote them."""
+        return self.library.manifest.metadata()
+
+    def describe(
+        self,
+        document: str | Path,
+        *,
+        title: str | None = None,
+        authors: Sequence[str] | None = None,
+        year: int | None = None,
+    ) -> DocumentMeta:
+        """Write a document's title, authors or year (None: keep what is known; "", [] or 0: clear
+        it). The user's words are kept when the file is read again, and cite it from then on."""
+        found = self.resolve(document)
+        known = self.library.manifest.metadata().get(found, DocumentMeta())
+        if year is not None and year != 0 and not 1000 <= year <= 2200:
+            raise ConfigError(f"{year} is not a year: write it with four digits, such as 2014.")
+        meta = DocumentMeta(
+            title=" ".join(title.split()) if title is not None else known.title,
+            authors=tuple(a.strip() for a in authors if a.strip()) if authors is not None else known.authors,
+            year=(year or None) if year is not None else known.year,
+            source="you",
+        )
+        self.library.manifest.set_metadata(found, meta)
+        return meta
 
     def warnings(self) -> dict[str, tuple[str, ...]]:
         """Per document with any: hidden text left out at ingest, text addressed to an AI."""

@@ -22,18 +22,19 @@ from .errors import EngineError
 from .evaluate.claims import read_claims, verify_claims
 from .evaluate.questions import Question, eval_library_dir, evaluate, read_questions
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
-from .export import answer_json, conversation_json, conversation_markdown, scope_words
+from .export import answer_json, conversation_json, conversation_markdown, meta_json, scope_words
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
 from .models.reader import build_answer_reader
 from .models.registry import ModelRegistry
 from .serialize import plain
-from .types import Answer, FileResult, FileStatus
+from .types import Answer, DocumentMeta, FileResult, FileStatus
 
 VERBS = (
     "ingest",
     "delete",
     "status",
+    "describe",
     "models",
     "reconcile",
     "reembed",
@@ -63,6 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--force", action="store_true", help="read unchanged files again (re-index)")
     delete = verbs.add_parser("delete", parents=[common], help="remove a document from the library")
     delete.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
+    describe = verbs.add_parser(
+        "describe", parents=[common], help="a document's title, authors and year, to read or to write"
+    )
+    describe.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
+    describe.add_argument("--title", help="its title ('' clears it)")
+    describe.add_argument("--authors", nargs="*", metavar="NAME", help="its authors, each in quotes")
+    describe.add_argument("--year", type=int, help="the year it appeared (0 clears it)")
     status = verbs.add_parser("status", parents=[common], help="documents, units, size and models")
     status.add_argument("--documents", action="store_true", help="list every document")
     models = verbs.add_parser("models", parents=[common], help="where each model slot resolves")
@@ -142,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             handler = {
                 "ingest": _ingest,
                 "delete": _delete,
+                "describe": _describe,
                 "status": _status,
                 "reconcile": _reconcile,
                 "reembed": _reembed,
@@ -271,6 +280,24 @@ def _delete(engine: Engine, args: argparse.Namespace) -> int:
         print(json.dumps({"deleted": record.document, "units": record.units}, ensure_ascii=False))
     else:
         print(f"Deleted {record.document} ({record.units} units)")
+    return 0
+
+
+def _describe(engine: Engine, args: argparse.Namespace) -> int:
+    document = engine.resolve(args.document)
+    if args.title is not None or args.authors is not None or args.year is not None:
+        meta = engine.describe(document, title=args.title, authors=args.authors, year=args.year)
+    else:
+        meta = engine.metadata().get(document, DocumentMeta())
+    if args.json:
+        print(json.dumps({"document": document, **meta_json(meta)}, ensure_ascii=False))
+        return 0
+    where = {"file": "from the file's properties", "you": "as you wrote it"}.get(meta.source, "none known")
+    print(f"{document} ({where})")
+    print(f"  title:   {meta.title or '-'}")
+    print(f"  authors: {'; '.join(meta.authors) or '-'}")
+    print(f"  year:    {meta.year or '-'}")
+    print(f"  cited as: {meta.label or Path(document).name}")
     return 0
 
 

@@ -13,7 +13,7 @@ from .answer.evidence_spans import spans_in_source
 from .answer.text import answer_length, shorten, terms
 from .answer.verify import SHORT_ANSWER_WORDS
 from .serialize import plain
-from .types import Answer, Claim, Decision, SourceRef
+from .types import Answer, Claim, Decision, DocumentMeta, SourceRef
 
 # The refusing stages in words, as the window's refusal card names them.
 STAGE_WORDS = {
@@ -78,12 +78,19 @@ def source_json(s: SourceRef) -> dict[str, Any]:
         "section": s.section,
         "boxes": [b.as_row() for b in s.boxes],
         "ocr_confidence": s.ocr_confidence,
+        # Its document's title, authors and year, where known (the file's own, or as the user wrote them).
+        "about": meta_json(s.about),
     }
 
 
+def meta_json(meta: DocumentMeta) -> dict[str, Any]:
+    return {"title": meta.title, "authors": list(meta.authors), "year": meta.year, "source": meta.source}
+
+
 def place(source: SourceRef) -> str:
-    """Where a citation stands, as a reader looks it up: "paper.pdf, p. 4", "guide.html, Install"."""
-    name = Path(source.path).name
+    """Where a citation stands, as a reader looks it up: "paper.pdf, p. 4", "guide.html, Install", or
+    by its authors when they are known ("Hutto and Gilbert 2014, p. 5")."""
+    name = source.about.label or Path(source.path).name
     if source.page:
         return f"{name}, p. {source.page}"
     if source.section and source.section != name:
@@ -169,9 +176,12 @@ def conversation_markdown(title: str, answers: Sequence[Answer]) -> str:
     if cited:
         parts += ["## Documents cited", ""]
         for item in cited:
-            cited = str(item.get("pages", ""))
-            pages = f", {'pages' if ',' in cited else 'page'} {cited}" if cited else ""
-            parts.append(f"- {item['title']}{pages} ({item['path']})")
+            numbers = str(item.get("pages", ""))
+            pages = f", {'pages' if ',' in numbers else 'page'} {numbers}" if numbers else ""
+            authors = ", ".join(a["literal"] for a in item.get("author", []))
+            year = item.get("issued", {}).get("date-parts", [[None]])[0][0]
+            by = f"{authors}{f' ({year})' if year else ''}. " if authors else f"({year}) " if year else ""
+            parts.append(f"- {by}{item['title']}{pages} ({item['path']})")
         parts.append("")
     quoted = " Each quoted passage is what the sentence above it was checked against." if cited else ""
     parts.append(f"*Exported from CiteDesk.{quoted}*")
@@ -179,8 +189,8 @@ def conversation_markdown(title: str, answers: Sequence[Answer]) -> str:
 
 
 def bibliography(answers: Sequence[Answer]) -> list[dict[str, Any]]:
-    """Each cited document once, in order of first citation, as CSL JSON items: its file name as
-    title (CiteDesk reads no author or year yet), its path, and the pages cited."""
+    """Each cited document once, in order of first citation, as CSL JSON items: its title (the file
+    name where none is known), its authors and year where known, its path, and the pages cited."""
     items: dict[str, dict[str, Any]] = {}
     pages: dict[str, set[int]] = {}
     for answer in answers:
@@ -189,13 +199,18 @@ def bibliography(answers: Sequence[Answer]) -> list[dict[str, Any]]:
         for source in answer.sources:
             if source.document not in items:
                 path = Path(source.path)
+                about = source.about
                 items[source.document] = {
                     "id": source.document,
                     "type": "document",
-                    "title": path.name,
+                    "title": about.title or path.name,
                     "path": str(path),
                     "URL": path.as_uri() if path.is_absolute() else str(path),
                 }
+                if about.authors:
+                    items[source.document]["author"] = [{"literal": a} for a in about.authors]
+                if about.year:
+                    items[source.document]["issued"] = {"date-parts": [[about.year]]}
                 pages[source.document] = set()
             if source.page:
                 pages[source.document].add(source.page)

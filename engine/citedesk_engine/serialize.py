@@ -6,7 +6,7 @@ import dataclasses
 from enum import Enum
 from typing import Any
 
-from .types import Answer, Box, Claim, Conflict, Decision, Refusal, SourceRef, Stage, StageTrace
+from .types import Answer, Box, Claim, Conflict, Decision, DocumentMeta, Refusal, SourceRef, Stage, StageTrace
 
 
 def plain(value: Any) -> Any:
@@ -62,6 +62,10 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
 def _source(data: dict[str, Any]) -> SourceRef:
     values = _known(SourceRef, data)
     values["boxes"] = tuple(Box(**_known(Box, b)) for b in data.get("boxes", []))
+    about = data.get("about") or {}
+    values["about"] = DocumentMeta(
+        **{**_known(DocumentMeta, about), "authors": tuple(about.get("authors", ()))}
+    )
     return SourceRef(**values)
 
 

@@ -160,6 +160,39 @@ class Refusal:
 
 
 @dataclass(frozen=True, slots=True)
+class DocumentMeta:
+    """What a document is, for citing it: from the file's own properties (PDF metadata, Word core
+    properties, an HTML page's title and citation tags), or as the user wrote it (`source` "you")."""
+
+    title: str = ""
+    authors: tuple[str, ...] = ()
+    year: int | None = None
+    source: str = ""  # "file" (read from the file), "you" (edited: kept when the file is read again)
+
+    @property
+    def label(self) -> str:
+        """A short citation: "Hutto and Gilbert 2014", "Eddelbuettel et al. 2018", "Smith"; "" when
+        there are no authors (the title or the file name names the document then)."""
+        surnames = [_surname(a) for a in self.authors if a.strip()]
+        if not surnames:
+            return ""
+        who = (
+            surnames[0]
+            if len(surnames) == 1
+            else f"{surnames[0]} and {surnames[1]}"
+            if len(surnames) == 2
+            else f"{surnames[0]} et al."
+        )
+        return f"{who} {self.year}" if self.year else who
+
+
+def _surname(author: str) -> str:
+    """ "Gilbert, Eric" -> "Gilbert"; "C. J. Hutto" -> "Hutto"."""
+    author = author.strip()
+    return author.split(",")[0].strip() if "," in author else author.split()[-1]
+
+
+@dataclass(frozen=True, slots=True)
 class SourceRef:
     """A cited passage: where it is, byte-exact."""
 
@@ -177,6 +210,7 @@ class SourceRef:
     scores: dict[str, float] = field(default_factory=dict)
     fused: float | None = None
     rerank: float | None = None
+    about: DocumentMeta = DocumentMeta()  # its document's title, authors and year, when known
 
     @property
     def ocr_confidence(self) -> float | None:

@@ -638,7 +638,8 @@ def _considered(best: dict[str, object], link: str | None = None) -> str:
 
 
 def _where(source: SourceRef) -> str:
-    name = Path(source.path).name
+    """ "paper.pdf, page 4", or by its authors when they are known ("Hutto and Gilbert 2014, page 5")."""
+    name = source.about.label or Path(source.path).name
     if source.page:
         place = f", page {source.page}"
     elif source.section and source.section != name:  # a CSV's table is titled by its file name

@@ -258,9 +258,13 @@ class EvidenceViewer(QWidget):
         confidence = source.ocr_confidence
         if confidence is not None:
             where += f" · <b>read by OCR</b> (confidence {confidence:.0%}: check the words against the page)"
+        about = source.about
+        described = ", ".join(x for x in (about.title, "; ".join(about.authors), str(about.year or "")) if x)
         self.header.setText(
             f"<b>{html.escape(Path(source.path).name)}</b>, {where} · unit {source.unit_id} · "
-            f"characters {source.char_start}-{source.char_end}<br><small>{html.escape(source.path)}</small>"
+            f"characters {source.char_start}-{source.char_end}"
+            + (f"<br><i>{html.escape(described)}</i>" if described else "")
+            + f"<br><small>{html.escape(source.path)}</small>"
         )
 
     def show_page(self, path: str, page: int, scale: float, rendered: tuple[bytes, int]) -> None:

@@ -10,14 +10,20 @@ from pathlib import Path
 
 from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
 from citedesk_engine.languages import UNDETERMINED
+from citedesk_engine.types import DocumentMeta
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QIntValidator, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QMenu,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QStackedLayout,
@@ -59,6 +65,7 @@ class Row:
     authority: int | None = None
     source_path: str = ""
     warnings: tuple[str, ...] = ()  # hidden text left out, text addressed to an AI (engine.warnings)
+    about: DocumentMeta = DocumentMeta()  # title, authors, year (engine.metadata)
 
 
 _BAR_STEPS = 1000  # the progress bar's resolution: work is counted in bytes, too many for a QProgressBar
@@ -76,6 +83,7 @@ class LibraryPanel(QWidget):
     samples_requested = Signal()
     retry_requested = Signal(list)  # failed files to add again
     ask_in_requested = Signal(list)  # ask the next questions in these documents only
+    describe_requested = Signal(str, str, list, int)  # document, title, authors, year (0: none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -187,11 +195,15 @@ class LibraryPanel(QWidget):
     # --- documents -----------------------------------------------------------------------------
 
     def set_documents(
-        self, documents: list[DocumentRecord], warnings: dict[str, tuple[str, ...]] | None = None
+        self,
+        documents: list[DocumentRecord],
+        warnings: dict[str, tuple[str, ...]] | None = None,
+        metadata: dict[str, DocumentMeta] | None = None,
     ) -> None:
         """Show the committed documents; failures and cancellations of the last ingest stay listed."""
         kept = {k: r for k, r in self._rows.items() if r.state in ("failed", "cancelled")}
         warnings = warnings or {}
+        metadata = metadata or {}
         self._rows = {
             d.document: Row(
                 d.document,
@@ -201,6 +213,7 @@ class LibraryPanel(QWidget):
                 authority=d.authority,
                 source_path=d.source_path,
                 warnings=warnings.get(d.document, ()),
+                about=metadata.get(d.document, DocumentMeta()),
             )
             for d in documents
         }
@@ -369,6 +382,7 @@ class LibraryPanel(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, row.document)
             item.setToolTip(
                 f"{row.document}\n{state}"
+                + _about_lines(row.about)
                 + ("" if row.authority is None else f"\n{TIERS.get(row.authority, row.authority)}")
                 + "".join(f"\n⚠ {w}" for w in row.warnings)
             )
@@ -437,6 +451,8 @@ class LibraryPanel(QWidget):
         paths = [self._rows[d].source_path or d for d in indexed]
         these = "this document" if len(indexed) == 1 else f"these {len(indexed)} documents"
         menu.addAction(f"Ask in {these}", lambda: self.ask_in_requested.emit(indexed))
+        if len(indexed) == 1:
+            menu.addAction("Edit details…", lambda: self.edit_details(indexed[0]))
         menu.addSeparator()
         menu.addAction("Open source", lambda: self.open_source_requested.emit(paths))
         menu.addAction("Re-index", lambda: self.reindex_requested.emit(indexed))
@@ -451,6 +467,15 @@ class LibraryPanel(QWidget):
             action.setToolTip(TIER_HELP)
         menu.popup(self.table.viewport().mapToGlobal(position))
 
+    def edit_details(self, document: str) -> None:
+        """The document's title, authors and year, as CiteDesk cites it: a dialog to correct them."""
+        row = self._rows.get(document)
+        if row is None:
+            return
+        dialog = DetailsDialog(Path(document).name, row.about, self)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            self.describe_requested.emit(document, *dialog.details())
+
     def indexed_selection(self) -> list[str]:
         """The selected documents that are in the library (not failed or cancelled rows)."""
         return [
@@ -463,6 +488,56 @@ class LibraryPanel(QWidget):
         indexed = self.indexed_selection()
         self.remove_button.setEnabled(bool(indexed) or bool(self._failed_selection()))
         self.reindex_button.setEnabled(bool(indexed))
+
+
+def _about_lines(about: DocumentMeta) -> str:
+    lines = [about.title, "; ".join(about.authors), str(about.year or "")]
+    shown = "\n".join(line for line in lines if line)
+    if not shown:
+        return ""
+    where = "as you wrote it" if about.source == "you" else "from the file"
+    return f"\n{shown}\n({where}; cited as {about.label or 'its name'})"
+
+
+class DetailsDialog(QDialog):
+    """Title, authors (one per line) and year of a document, as CiteDesk cites it."""
+
+    def __init__(self, name: str, about: DocumentMeta, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Details of {name}")
+        self.title = QLineEdit(about.title)
+        self.title.setAccessibleName("Title")
+        self.authors = QPlainTextEdit("\n".join(about.authors))
+        self.authors.setAccessibleName("Authors, one per line")
+        self.authors.setFixedHeight(self.authors.fontMetrics().lineSpacing() * 4 + 12)
+        self.year = QLineEdit(str(about.year or ""))
+        self.year.setAccessibleName("Year")
+        self.year.setValidator(QIntValidator(1000, 2200, self))
+        self.year.setPlaceholderText("such as 2014")
+        form = QFormLayout()
+        form.addRow("Title", self.title)
+        form.addRow("Authors (one per line)", self.authors)
+        form.addRow("Year", self.year)
+        note = QLabel(
+            "<small>Answers cite the document by its authors and year (“Hutto and Gilbert 2014, p. 5”), "
+            "and exports list it under its title. What you write is kept when the file is read again.</small>"
+        )
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+
+    def details(self) -> tuple[str, list[str], int]:
+        """(title, authors, year; 0 for none), as typed."""
+        authors = [line.strip() for line in self.authors.toPlainText().splitlines() if line.strip()]
+        year = self.year.text().strip()
+        return self.title.text().strip(), authors, int(year) if year.isdigit() else 0
 
 
 class Throughput:

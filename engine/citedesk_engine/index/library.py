@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import DocumentNotFound, LibraryError
-from ..types import DocumentRecord, EvidenceUnit, StructureNode
+from ..types import DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
 from .blobs import BlobStore
 from .conversations import Conversations
 from .lexical import LexicalIndex
@@ -46,6 +46,7 @@ class NewVersion:
     vectors: npt.NDArray[np.float32]
     structure: Sequence[StructureNode]
     warnings: Sequence[str] = ()
+    meta: DocumentMeta = DocumentMeta()  # as the file states it
 
 
 class Library:
@@ -102,7 +103,7 @@ class Library:
             self.abandon_version(new.record.version)
             raise
         written = time.perf_counter()
-        previous = self.manifest.commit_version(new.record, new.structure, new.units, new.warnings)
+        previous = self.manifest.commit_version(new.record, new.structure, new.units, new.warnings, new.meta)
         if previous is not None:
             self._delete_rows([previous])
             self.manifest.forget([previous])

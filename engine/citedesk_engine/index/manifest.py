@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..types import Box, DocumentRecord, EvidenceUnit, StructureNode
+from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,6 +44,9 @@ CREATE TABLE IF NOT EXISTS warnings (document TEXT NOT NULL, warning TEXT NOT NU
 CREATE INDEX IF NOT EXISTS warnings_document ON warnings (document);
 CREATE TABLE IF NOT EXISTS pending (document TEXT NOT NULL, version TEXT PRIMARY KEY, started REAL);
 CREATE TABLE IF NOT EXISTS garbage (document TEXT NOT NULL, version TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS metadata (
+    document TEXT PRIMARY KEY, title TEXT NOT NULL, authors TEXT NOT NULL, year INTEGER, source TEXT NOT NULL
+);
 """
 _COLUMNS = (
     "document, source_path, sha256, version, size, mtime, kind, units, pages, language, authority, "
@@ -157,8 +160,10 @@ class Manifest:
         structure: Sequence[StructureNode],
         units: Sequence[EvidenceUnit] = (),
         warnings: Sequence[str] = (),
+        meta: DocumentMeta | None = None,
     ) -> str | None:
-        """Make `record.version` the live version of its document; return the version it replaced."""
+        """Make `record.version` the live version of its document; return the version it replaced.
+        `meta` (as the file states it) replaces what was known, unless the user wrote it."""
         with self._transaction():
             previous = self._db.execute(
                 "SELECT version FROM documents WHERE document = ?", (record.document,)
@@ -181,6 +186,11 @@ class Manifest:
             self._db.executemany(
                 "INSERT INTO warnings VALUES (?, ?)", [(record.document, w) for w in warnings]
             )
+            edited = self._db.execute(
+                "SELECT 1 FROM metadata WHERE document = ? AND source = 'you'", (record.document,)
+            ).fetchone()
+            if not edited:
+                self._write_meta(record.document, meta or DocumentMeta())
             self._db.execute("DELETE FROM pending WHERE version = ?", (record.version,))
             if previous is not None and previous[0] != record.version:
                 self._db.execute(
@@ -198,8 +208,30 @@ class Manifest:
             self._db.execute("DELETE FROM structure WHERE document = ?", (document,))
             self._db.execute("DELETE FROM units WHERE document = ?", (document,))
             self._db.execute("DELETE FROM warnings WHERE document = ?", (document,))
+            self._db.execute("DELETE FROM metadata WHERE document = ?", (document,))
             self._db.execute("INSERT OR IGNORE INTO garbage VALUES (?, ?)", (document, row[0]))
         return str(row[0])
+
+    def metadata(self) -> dict[str, DocumentMeta]:
+        """Each document's title, authors and year, where known."""
+        rows = self._db.execute("SELECT document, title, authors, year, source FROM metadata").fetchall()
+        return {
+            document: DocumentMeta(title, tuple(json.loads(authors)), year, source)
+            for document, title, authors, year, source in rows
+        }
+
+    def set_metadata(self, document: str, meta: DocumentMeta) -> None:
+        """The user's title, authors and year for a document: kept when its file is read again."""
+        with self._transaction():
+            self._write_meta(document, meta)
+
+    def _write_meta(self, document: str, meta: DocumentMeta) -> None:
+        self._db.execute("DELETE FROM metadata WHERE document = ?", (document,))
+        if meta.title or meta.authors or meta.year or meta.source == "you":
+            self._db.execute(
+                "INSERT INTO metadata VALUES (?, ?, ?, ?, ?)",
+                (document, meta.title, json.dumps(list(meta.authors)), meta.year, meta.source),
+            )
 
     def units_by_id(self, unit_ids: Sequence[str]) -> dict[str, EvidenceUnit]:
         found: dict[str, EvidenceUnit] = {}

@@ -235,7 +235,7 @@ class IngestPipeline:
         emit(on_event, StageStarted("index", str(path)))
         warnings = (*extracted.warnings, *self.unit_warnings(units))
         index_s, commit_s = self.library.write_version(
-            NewVersion(record, units, vectors, extracted.structure, warnings)
+            NewVersion(record, units, vectors, extracted.structure, warnings, extracted.meta)
         )
         finished = time.perf_counter()
         result = FileResult(

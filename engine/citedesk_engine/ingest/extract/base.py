@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ...types import StructureNode
+from ...types import DocumentMeta, StructureNode
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,7 @@ class ExtractedDocument:
     # hidden text left out ..."): shown with the document, never part of its text.
     warnings: tuple[str, ...] = ()
     ocr_pages: tuple[int, ...] = ()  # the pages read by OCR
+    meta: DocumentMeta = DocumentMeta()  # title, authors, year, from the file's own properties
 
 
 @dataclass
@@ -63,6 +65,7 @@ class DocumentBuilder:
     _label: str = ""
     _hidden: list[str] = field(default_factory=list)
     pages: int = 0
+    meta: DocumentMeta = DocumentMeta()  # from the file's own properties (file_meta)
 
     def page(self, number: int, label: str = "", kind: str = "") -> None:
         """Start page/slide/sheet `number`; with `kind` it is also a structure node."""
@@ -121,6 +124,7 @@ class DocumentBuilder:
             structure=tuple(self._structure) + tuple(structure_extra),
             pages=self.pages,
             warnings=(hidden_text_warning(self._hidden),) if self._hidden else (),
+            meta=self.meta,
         )
 
     def _write_block(self, text: str) -> int:
@@ -157,3 +161,38 @@ def hidden_text_warning(pieces: Sequence[str], where: str = "", kinds: str = "")
         f"{where}{count} word{'s' if count != 1 else ''} of hidden text{how} left out, “{sample}”: no "
         "reader sees it, so it is not part of the document's text"
     )
+
+
+# Titles that authoring tools write for a file they were not given a title for.
+_PLACEHOLDER_TITLE = re.compile(
+    r"^(?:untitled\b.*|document\d*|microsoft (?:word|powerpoint) - .*"
+    r"|.*\.(?:docx?|pdf|tex|dvi|ps|odt|rtf|pptx?))$",
+    re.IGNORECASE,
+)
+_AUTHOR_SPLIT = re.compile(r"\s*(?:;|&|\band\b|,(?!\s*(?:[A-Z]\.\s*)+(?:,|$)))\s*")
+
+
+def file_meta(title: str | None, authors: str | Sequence[str] | None, year: object = None) -> DocumentMeta:
+    """A document's title, authors and year as its file states them, cleaned: a placeholder title
+    ("Microsoft Word - draft3.docx", "untitled", a file name) is none, an e-mail address no author,
+    an author field is split at ";", "&", "and" and commas ("Hutto, C. J." stays one name), a year
+    is four digits between 1400 and 2100."""
+    title = " ".join((title or "").split())
+    # A file name for a title ("vader_icwsm2014") is no title either.
+    file_name = " " not in title and ("_" in title or any(ch.isdigit() for ch in title))
+    if _PLACEHOLDER_TITLE.match(title) or file_name or sum(ch.isalpha() for ch in title) < 3:
+        title = ""
+    names = [authors] if isinstance(authors, str) else list(authors or ())
+    # "Hutto, C. J.; Gilbert, E.": with semicolons, the commas are inside the names.
+    split = [
+        part.strip()
+        for name in names
+        for part in (name.split(";") if ";" in (name or "") else _AUTHOR_SPLIT.split(name or ""))
+    ]
+    # An e-mail address in the author field ("C.J. Hutto;gilbert@cc.gatech.edu") names no one.
+    found = tuple(dict.fromkeys(a for a in split if sum(ch.isalpha() for ch in a) >= 2 and "@" not in a))
+    digits = re.search(r"\b(1[4-9]\d\d|20\d\d|2100)\b", str(year or ""))
+    when = int(digits.group(1)) if digits else None
+    if not (title or found or when):
+        return DocumentMeta()
+    return DocumentMeta(title=title, authors=found, year=when, source="file")

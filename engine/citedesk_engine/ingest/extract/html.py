@@ -8,7 +8,8 @@ import lxml.html
 from lxml import etree
 
 from ...errors import ExtractionError
-from .base import DocumentBuilder, ExtractedDocument
+from ...types import DocumentMeta
+from .base import DocumentBuilder, ExtractedDocument, file_meta
 from .guards import decode_text
 
 _SKIP = {"script", "style", "noscript", "template", "head", "svg", "iframe", "object"}
@@ -27,6 +28,7 @@ def extract_html(data: bytes, extension: str) -> ExtractedDocument:
     except (etree.ParserError, ValueError) as exc:
         raise ExtractionError(f"not readable HTML: {exc}") from exc
     builder = DocumentBuilder("html")
+    builder.meta = _page_meta(root)
     body = root.find("body") if root.find("body") is not None else root
     _drop_hidden(body, builder)
     _drop_permalinks(body)
@@ -35,6 +37,27 @@ def extract_html(data: bytes, extension: str) -> ExtractedDocument:
     if not doc.text.strip():
         raise ExtractionError("the HTML page has no visible text")
     return doc
+
+
+def _page_meta(root: lxml.html.HtmlElement) -> DocumentMeta:
+    """A page's title and authors: the citation tags journals and repositories write for Google Scholar
+    (citation_title, citation_author, citation_publication_date), else <title> and the author meta."""
+
+    def named(*names: str) -> list[str]:
+        wanted = {n.lower() for n in names}
+        return [
+            (m.get("content") or "").strip()
+            for m in root.iter("meta")
+            if (m.get("name") or m.get("property") or "").lower() in wanted
+            and (m.get("content") or "").strip()
+        ]
+
+    titles = named("citation_title", "dc.title") or [
+        (t.text_content() or "").strip() for t in root.iter("title")
+    ]
+    authors = named("citation_author", "dc.creator") or named("author")
+    dates = named("citation_publication_date", "citation_date", "dc.date")
+    return file_meta(titles[0] if titles else "", authors, dates[0] if dates else None)
 
 
 # An element no reader sees: its text could tell a model what to answer, and no one would see it.

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ...errors import ExtractionError
-from .base import DocumentBuilder, ExtractedDocument
+from .base import DocumentBuilder, ExtractedDocument, file_meta
 from .guards import check_zip
 
 ZipLimits = tuple[int, int]  # max unzipped bytes, max compression ratio
@@ -20,6 +20,9 @@ def extract_docx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
 
     def build(builder: DocumentBuilder) -> None:
         document = docx.Document(io.BytesIO(data))
+        core = document.core_properties
+        # Word's "created" is when the file was started, not when the work appeared: no year.
+        builder.meta = file_meta(core.title, core.author)
         for block in document.iter_inner_content():
             if isinstance(block, Table):
                 builder.table([[cell.text for cell in row.cells] for row in block.rows])

@@ -17,7 +17,7 @@ import pymupdf
 
 from ...errors import Cancelled, ExtractionError
 from ..ocr import OcrJob, reading_order, text_layer_problem
-from .base import ExtractedDocument, Segment, StructureNode, WordBox, hidden_text_warning
+from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
 
 # Ligatures are spelt out ("ﬁxed" -> "fixed"): a search for "fixed" must find the word, and the
 # stored text must read as written. Text outside the page's mediabox stays out (TEXTFLAGS_WORDS).
@@ -165,6 +165,9 @@ def extract_pages(document: pymupdf.Document, ocr: OcrJob | None, kind: str = "p
         pages=document.page_count,
         warnings=tuple(warnings),
         ocr_pages=tuple(ocr.read_pages) if ocr is not None else (),
+        # The PDF's own title and author; not its dates, which say when the file was made (a
+        # vignette built in 2022 of an article of 2018), not when the work appeared.
+        meta=file_meta((document.metadata or {}).get("title"), (document.metadata or {}).get("author")),
     )
 
 
