@@ -174,3 +174,21 @@ def test_citedesk_describe_reads_and_writes(tmp_path: Path, capsys) -> None:
     assert "as you wrote it" in out and "cited as: Doe and Costa 2019" in out
     assert cli.main(["describe", str(tmp_path / "other.pdf"), "--library", library]) == 1
     assert "other.pdf is not in the library" in capsys.readouterr().err
+
+
+def test_a_pdf_without_a_title_in_its_metadata_is_titled_by_its_first_pages_largest_type(
+    tmp_path: Path,
+) -> None:
+    from citedesk_engine.ingest.extract.pdf import _pdf_meta
+
+    document = pymupdf.open()
+    page = document.new_page(width=595, height=842)
+    page.insert_text((50, 80), "Extending R with C++:", fontsize=24)
+    page.insert_text((50, 110), "A Brief Introduction to Rcpp", fontsize=24)
+    page.insert_textbox(pymupdf.Rect(50, 150, 545, 800), factories.LOREM * 3, fontsize=10)
+    document.set_metadata({"title": "vader_icwsm2014", "author": "Dirk Eddelbuettel"})
+    assert _pdf_meta(document) == DocumentMeta(
+        "Extending R with C++: A Brief Introduction to Rcpp", ("Dirk Eddelbuettel",), None, "file"
+    )
+    plain = pymupdf.open(factories.pdf(tmp_path / "plain.pdf", ["One size of type. " + factories.LOREM]))
+    assert _pdf_meta(plain) == DocumentMeta()  # nothing stands out: no title is made up

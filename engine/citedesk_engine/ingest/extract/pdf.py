@@ -16,6 +16,7 @@ import numpy as np
 import pymupdf
 
 from ...errors import Cancelled, ExtractionError
+from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
 
@@ -167,8 +168,42 @@ def extract_pages(document: pymupdf.Document, ocr: OcrJob | None, kind: str = "p
         ocr_pages=tuple(ocr.read_pages) if ocr is not None else (),
         # The PDF's own title and author; not its dates, which say when the file was made (a
         # vignette built in 2022 of an article of 2018), not when the work appeared.
-        meta=file_meta((document.metadata or {}).get("title"), (document.metadata or {}).get("author")),
+        meta=_pdf_meta(document) if kind == "pdf" else DocumentMeta(),
     )
+
+
+def _pdf_meta(document: pymupdf.Document) -> DocumentMeta:
+    """The PDF's own title and author, the title taken from the first page's largest type when the
+    metadata has none (or a file name); not its dates, which say when the file was made (a vignette
+    built in 2022 of an article of 2018), not when the work appeared."""
+    properties = document.metadata or {}
+    meta = file_meta(properties.get("title"), properties.get("author"))
+    if meta.title or not document.page_count:
+        return meta
+    title = _display_title(document[0])
+    return file_meta(title, meta.authors) if title else meta
+
+
+def _display_title(page: pymupdf.Page) -> str:
+    """The words set in the page's largest type, in its top half, when that type stands out (at least
+    1.3 times the body's) and makes a title's length: "Extending R with C++: A Brief Introduction to
+    Rcpp". "" otherwise."""
+    spans = [
+        (span["size"], span["text"].strip(), span["bbox"][1])
+        for block in page.get_text("dict").get("blocks", [])
+        for line in block.get("lines", [])
+        for span in line.get("spans", [])
+        if span["text"].strip()
+    ]
+    if not spans:
+        return ""
+    sizes = sorted(size for size, text, _ in spans for _ in text)
+    body, largest = sizes[len(sizes) // 2], sizes[-1]
+    if largest < 1.3 * body:
+        return ""
+    words = [text for size, text, top in spans if size >= 0.95 * largest and top < page.rect.height / 2]
+    title = " ".join(" ".join(words).split())
+    return title if 2 <= len(title.split()) <= 30 else ""
 
 
 _OCR_OFF_PICTURE = "a picture has text only if OCR reads it, and OCR is off: turn it on in Settings"
