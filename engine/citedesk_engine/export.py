@@ -25,6 +25,37 @@ STAGE_WORDS = {
     "faithfulness": "Not supported by the passages",
     "conflict": "Conflicting sources",
 }
+# Why the gate removed a sentence, in a reader's words, by the check that decided (Claim.method's
+# start; the figures stay in the method, for the details).
+CHECK_WORDS = (
+    ("guard: number slot", "it puts a number where the passage has another"),
+    ("guard: number", "the passage does not give this number"),
+    ("guard: count", "the passage gives another number for what was asked"),
+    ("guard: name", "the passage does not name this"),
+    ("guard: negation", "it adds or drops a negation"),
+    ("guard: roles", "it swaps who does what to whom"),
+    ("guard: exchanged", "it swaps two parts of what the passage says"),
+    ("guard: opposite", "it turns a word of the passage into its opposite"),
+    ("guard: ordinal", "it changes a place in an order"),
+    ("guard: replaced", "it puts another word of the passage in place of one"),
+    ("guard: table row", "the value is from another row of the table"),
+    ("guard: not asserted", "the passage does not state it as a fact"),
+    ("guard: a reference list entry", "a reference list only names works"),
+    ("answer not in passage", "the passage does not hold its words"),
+    ("adds nothing", "it only repeats the question"),
+    ("not aligned", "most of its words are not in the passage"),
+    ("a bare yes or no", "a bare yes or no says nothing to check"),
+    ("reader", "the passage answers something else"),
+    ("verifier", "the passage does not read as saying it"),
+)
+
+
+def check_words(method: str) -> str:
+    """Why a claim was not verified, in words ("the passage does not give this number"); the
+    method itself when no check matches."""
+    return next((words for start, words in CHECK_WORDS if method.startswith(start)), method)
+
+
 _QUOTE_LIMIT = 400  # characters of a passage quoted when no sentence of it is known to carry the claim
 
 

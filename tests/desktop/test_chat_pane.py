@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from citedesk_desktop.widgets.chat_pane import ChatPane
 from citedesk_engine.types import Answer, Claim, Decision, Refusal, SourceRef, Stage
+from PySide6.QtCore import QUrl
 
 
 def source(path: str, section: str, page: int | None = None) -> SourceRef:
@@ -88,7 +89,7 @@ def test_a_short_answer_reads_with_the_passages_sentence_that_says_it(qtbot) -> 
     qtbot.addWidget(pane)
     pane.show_answer(Answer("How many books?", Decision.ANSWERED, "12 [1]", (short,), (ref,), (), ()))
     text = pane.transcript.toPlainText()
-    assert "12 [1] — “Members may borrow up to twelve books at a time.”" in text
+    assert "12 ✓ [1] — “Members may borrow up to twelve books at a time.”" in text
     assert "Late returns" not in text
     # A sentence says itself: nothing is quoted beneath it; nor where the sentence is not known.
     whole = Claim(
@@ -149,3 +150,33 @@ def test_a_scoped_answer_says_where_it_was_asked(qtbot) -> None:
     qtbot.addWidget(pane)
     pane.show_answer(replace(answer, scope=("/docs/debian.csv",)))
     assert "Asked in: debian.csv" in pane.transcript.toPlainText()
+
+
+def test_verified_sentences_are_marked_and_removed_ones_shown_on_request_with_why(qtbot) -> None:
+    ref = source("/docs/report.pdf", "", page=2)
+    kept = Claim(
+        "The harbour handled 4.2 million containers.", True, ("u-1",), "aligned 1.00, verifier 0.97", 1.0
+    )
+    dropped = Claim("It handled 9 million in 2022.", False, ("u-1",), "guard: number 9", 0.5)
+    answer = Answer(
+        "How many containers?",
+        Decision.PARTIAL,
+        "The harbour handled 4.2 million containers. [1]",
+        (kept, dropped),
+        (ref,),
+        (),
+        (),
+        removed_claims=1,
+    )
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(answer)
+    text = pane.transcript.toPlainText()
+    assert "4.2 million containers. ✓" in text
+    assert "1 unsupported sentence removed · show why" in text and "9 million" not in text
+    pane._on_link(QUrl("removed:1"))
+    text = pane.transcript.toPlainText()
+    assert "It handled 9 million in 2022. — the passage does not give this number (guard: number 9)" in text
+    assert "<s>" in pane.transcript.toHtml() or "line-through" in pane.transcript.toHtml()
+    pane._on_link(QUrl("removed:1"))
+    assert "9 million" not in pane.transcript.toPlainText()

@@ -135,3 +135,17 @@ def test_a_short_answers_quote_is_the_sentence_that_holds_its_words() -> None:
     )
     assert claim_quote(sentence, answer) == ""  # a sentence says itself
     assert claim_quote(Claim("$0.25", False, (), "guard", 0.1), answer) == ""  # never for a removed claim
+
+
+def test_why_a_sentence_was_removed_is_said_in_words() -> None:
+    from citedesk_engine.export import check_words
+
+    assert check_words("guard: number 9") == "the passage does not give this number"
+    assert check_words("guard: number slot: 5 where the passage has 6.5") == (
+        "it puts a number where the passage has another"
+    )
+    assert (
+        check_words("verifier: not supported (0.23, aligned 0.50)")
+        == "the passage does not read as saying it"
+    )
+    assert check_words("something new") == "something new"  # a check without words keeps its name

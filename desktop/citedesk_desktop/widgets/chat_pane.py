@@ -13,6 +13,7 @@ from citedesk_engine import ConversationInfo, TokenDelta
 from citedesk_engine.export import (
     STAGE_WORDS,
     answer_markdown,
+    check_words,
     claim_quote,
     conversation_json,
     conversation_markdown,
@@ -131,6 +132,8 @@ class ChatPane(QWidget):
         self._titles: dict[str, str] = {}  # conversation id: its title, as listed
         self.answers: list[Answer] = []  # of the conversation shown, in order
         self._blocks: list[str] = []
+        self._block_of: dict[int, int] = {}  # answer number (1-based): its block
+        self._removed_shown: set[int] = set()  # answers whose removed sentences are shown
         self._asked = False  # the last block is a question waiting for its answer
         self._stream: list[str] = []
         self._stopping = ""  # shown under the streamed text while a stop takes effect
@@ -259,6 +262,8 @@ class ChatPane(QWidget):
         self.conversation = None
         self.answers = []
         self._blocks = []
+        self._block_of = {}
+        self._removed_shown = set()
         self._asked = False
         self.conversations.clearSelection()
         self._render()
@@ -296,6 +301,8 @@ class ChatPane(QWidget):
         self.conversation = conversation
         self.answers = []
         self._blocks = []
+        self._block_of = {}
+        self._removed_shown = set()
         self._asked = False
         for answer in answers:
             self._append(answer)
@@ -355,11 +362,24 @@ class ChatPane(QWidget):
     def _append(self, answer: Answer) -> None:
         self.answers.append(answer)
         number = len(self.answers)
-        self._blocks.append(
-            f"<p><b>You:</b> {html.escape(answer.question)}</p>{_answer_html(answer, number)}"
+        self._block_of[number] = len(self._blocks)
+        self._blocks.append(self._answer_block(answer, number))
+
+    def _answer_block(self, answer: Answer, number: int) -> str:
+        return (
+            f"<p><b>You:</b> {html.escape(answer.question)}</p>"
+            f"{_answer_html(answer, number, show_removed=number in self._removed_shown)}"
             f"<p align='right'><a href='copy:{number}'><small>Copy with its evidence</small></a> · "
             f"<a href='trace:{number}'><small>Trace of this answer</small></a></p><hr>"
         )
+
+    def _toggle_removed(self, number: int) -> None:
+        """Show or hide the sentences removed from answer `number`, struck through, with why."""
+        self._removed_shown ^= {number}
+        block = self._block_of.get(number)
+        if block is not None:
+            self._blocks[block] = self._answer_block(self.answers[number - 1], number)
+            self._render(follow=False)
 
     def _submit(self) -> None:
         text = self.question.toPlainText().strip()
@@ -435,8 +455,10 @@ class ChatPane(QWidget):
             return
         self.notice.emit(f"Saved {len(self.answers)} answer(s) with their evidence to {path}")
 
-    def _render(self) -> None:
+    def _render(self, *, follow: bool = True) -> None:
+        """Draw the transcript; `follow` scrolls to its end (new text), else the reader's place stays."""
         self.export_button.setEnabled(bool(self.answers))
+        kept = self.transcript.verticalScrollBar().value()
         body = "".join(self._blocks)
         if self._stream:
             body += f"<p style='color:gray'><i>{html.escape(''.join(self._stream))}</i></p>"
@@ -449,19 +471,22 @@ class ChatPane(QWidget):
                 "not support an answer, CiteDesk refuses and says why.</p>"
             )
         self.transcript.setHtml(body)
-        self.transcript.verticalScrollBar().setValue(self.transcript.verticalScrollBar().maximum())
+        bar = self.transcript.verticalScrollBar()
+        bar.setValue(bar.maximum() if follow else kept)
         if not self._stream:
             self._flush.stop()
 
     def _on_link(self, url: QUrl) -> None:
-        """Links of answer A (1-based): trace:A, copy:A, astyped:A, and its passages cite:A.N (source
-        N) and near:A.N (the Nth closest passage of a refusal)."""
+        """Links of answer A (1-based): trace:A, copy:A, astyped:A, removed:A, and its passages
+        cite:A.N (source N) and near:A.N (the Nth closest passage of a refusal)."""
         linked = self._linked(url)
         if linked is None:
             return
         answer, _ = linked
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
+        elif url.scheme() == "removed":
+            self._toggle_removed(int((url.path() or url.host()).partition(".")[0]))
         elif url.scheme() == "copy":
             QGuiApplication.clipboard().setText(answer_markdown(answer))
             self.notice.emit("The answer and its quoted evidence are on the clipboard, as Markdown.")
@@ -508,8 +533,9 @@ class ChatPane(QWidget):
             self.delete_conversation_requested.emit(items[0].data(Qt.ItemDataRole.UserRole))
 
 
-def _answer_html(answer: Answer, number: int) -> str:
-    return _scope_html(answer) + _searched_html(answer, number) + _verdict_html(answer, number)
+def _answer_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
+    verdict = _verdict_html(answer, number, show_removed=show_removed)
+    return _scope_html(answer) + _searched_html(answer, number) + verdict
 
 
 def _scope_html(answer: Answer) -> str:
@@ -538,7 +564,11 @@ def _stopped_html(written: str) -> str:
     )
 
 
-def _verdict_html(answer: Answer, number: int) -> str:
+# The mark of a verified sentence: checked against the passage it cites.
+_VERIFIED = " <span style='color:#2e7d32' title='verified against its passage'>✓</span>"
+
+
+def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
     if answer.decision is Decision.STOPPED:
         return _stopped_html(answer.text)
     if answer.refusal is not None:
@@ -593,7 +623,7 @@ def _verdict_html(answer: Answer, number: int) -> str:
         # up to twelve books at a time.'"), so it reads without a click.
         said = claim_quote(claim, answer)
         quoted = f" <span style='color:gray'>— “{html.escape(said)}”</span>" if said else ""
-        sentences.append(f"{html.escape(claim.text)}{marks}{quoted}")
+        sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{marks}{quoted}")
     if answer.quote:
         parts = [
             "<p><b>CiteDesk:</b> the model found no answer in its own words; the passage that answers "
@@ -601,8 +631,22 @@ def _verdict_html(answer: Answer, number: int) -> str:
         ]
     else:
         parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
-    if answer.removed_claims:
-        parts.append(f"<p style='color:gray'>{answer.removed_claims} unsupported sentence(s) removed.</p>")
+    removed = [c for c in answer.claims if not c.supported]
+    if removed and show_removed:
+        rows = "".join(
+            f"<li><s>{html.escape(c.text)}</s> — {html.escape(check_words(c.method))} "
+            f"<small style='color:gray'>({html.escape(c.method)})</small></li>"
+            for c in removed
+        )
+        parts.append(
+            f"<p style='color:gray'>Removed as not supported by their passages "
+            f"(<a href='removed:{number}'>hide</a>):</p><ul style='color:gray'>{rows}</ul>"
+        )
+    elif removed:
+        count = f"{len(removed)} unsupported sentence{'s' if len(removed) != 1 else ''}"
+        parts.append(
+            f"<p style='color:gray'>{count} removed · <a href='removed:{number}'>show why</a></p>"
+        )
     for conflict in answer.conflicts:
         parts.append(
             f"<p style='color:#e65100'>Conflict ({conflict.kind}): {html.escape(conflict.detail)}</p>"
