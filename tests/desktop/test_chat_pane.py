@@ -180,3 +180,22 @@ def test_verified_sentences_are_marked_and_removed_ones_shown_on_request_with_wh
     assert "<s>" in pane.transcript.toHtml() or "line-through" in pane.transcript.toHtml()
     pane._on_link(QUrl("removed:1"))
     assert "9 million" not in pane.transcript.toPlainText()
+
+
+def test_a_refusal_offers_to_ask_again_in_the_closest_passages_document_alone(qtbot) -> None:
+    near = source("/docs/vader.pdf", "", page=5)
+    refusal = Refusal(Stage.FAITHFULNESS, "No sentence of the generated answer is supported.", {})
+    refused = Answer(
+        "How many raters?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(near,)
+    )
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    sent: list[tuple] = []
+    pane.ask_requested.connect(lambda *args: sent.append(args))
+    pane.show_answer(replace(refused, conversation="c1"))
+    assert "Ask again in vader.pdf only" in pane.transcript.toPlainText()
+    pane._on_link(QUrl("askin:1"))
+    assert sent == [("How many raters?", "c1", ["/docs/vader.pdf"])]
+    # asked there alone already: not offered again
+    pane.show_answer(replace(refused, conversation="c1", scope=("/docs/vader.pdf",)))
+    assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1

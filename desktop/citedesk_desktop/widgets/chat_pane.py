@@ -477,7 +477,7 @@ class ChatPane(QWidget):
             self._flush.stop()
 
     def _on_link(self, url: QUrl) -> None:
-        """Links of answer A (1-based): trace:A, copy:A, astyped:A, removed:A, and its passages
+        """Links of answer A (1-based): trace:A, copy:A, astyped:A, removed:A, askin:A, and its passages
         cite:A.N (source N) and near:A.N (the Nth closest passage of a refusal)."""
         linked = self._linked(url)
         if linked is None:
@@ -485,6 +485,11 @@ class ChatPane(QWidget):
         answer, _ = linked
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
+        elif url.scheme() == "askin" and self.ask_button.isEnabled() and answer.considered:
+            self._blocks.append(f"<p><b>You:</b> {html.escape(answer.question)}</p>")
+            self._asked = True
+            self._render()
+            self.ask_requested.emit(answer.question, self.conversation, [answer.considered[0].document])
         elif url.scheme() == "removed":
             self._toggle_removed(int((url.path() or url.host()).partition(".")[0]))
         elif url.scheme() == "copy":
@@ -601,6 +606,13 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
             links = " · ".join(f"<a href='{near[s.unit_id]}'>{html.escape(_where(s))}</a>" for s in others)
             considered += (
                 f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
+            )
+        closest = answer.considered[0].document if answer.considered else ""
+        if closest and tuple(answer.scope) != (closest,):
+            # Asked in the whole library (or in several documents), the passage nearest the question
+            # may stand in a document the others crowd out: one click asks there alone.
+            considered += (
+                f"<p><a href='askin:{number}'>Ask again in {html.escape(Path(closest).name)} only</a></p>"
             )
         return (
             # Dark text on the light card whatever the palette, so it reads in dark mode too.
