@@ -31,6 +31,7 @@ CHECK_WORDS = (
     ("guard: number slot", "it puts a number where the passage has another"),
     ("guard: number", "the passage does not give this number"),
     ("guard: count", "the passage gives another number for what was asked"),
+    ("guard: answer type", "a number does not say where or who"),
     ("guard: name", "the passage does not name this"),
     ("guard: negation", "it adds or drops a negation"),
     ("guard: roles", "it swaps who does what to whom"),

@@ -175,6 +175,13 @@ ATTACKS = [
         "90,000+ [1]",
     ),
     (
+        "answer type",
+        "Ratings were obtained using Amazon Mechanical Turk. We collected intensity ratings from ten "
+        "independent human raters (for a total of 90,000+ ratings).",
+        "Where were the intensity ratings obtained?",
+        "90,000+ ratings [1]",
+    ),
+    (
         "order",
         "The comedian said he had first used the line at a club in Yorkshire.",
         "Where did the comedian use the line?",

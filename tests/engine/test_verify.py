@@ -567,3 +567,20 @@ def test_a_count_is_left_to_the_verifier_when_the_passage_counts_it_twice_or_not
     unnamed = "Lisbon has 545,000 inhabitants and 24 parishes."
     assert verifier.check("545,000", [unnamed], "How many people live in Lisbon?").supported
     assert len(judge.calls) == 2  # both read by the verifier, neither refused by the guard
+
+
+def test_a_number_is_no_answer_to_where_or_who() -> None:
+    passage = (
+        "Ratings were obtained using Amazon Mechanical Turk. We collected intensity ratings from ten "
+        "independent human raters (for a total of 90,000+ ratings)."
+    )
+    verifier, _ = judged(1.0)
+    question = "Where were the intensity ratings obtained?"
+    verdict = verifier.check("90,000+ ratings", [passage], question)
+    assert not verdict.supported and verdict.check == "guard: answer type", verdict.method
+    assert verifier.check("Amazon Mechanical Turk", [passage], question).supported
+    # a number in a place or a name is no bare count
+    assert verifier.check(
+        "5 Main Street", ["The office is at 5 Main Street."], "Where is the office?"
+    ).supported
+    assert verifier.check("10", [passage], "How many raters rated each feature?").supported

@@ -231,6 +231,16 @@ class ClaimVerifier:
                     # "How many raters ...?" - "90,000+": a number of the passage, but the count of
                     # the ratings; the passage puts "ten" before the raters.
                     return Verdict(False, f"guard: count: {other}", coverage, index, "guard: count")
+                if _count_for_place_or_person(answer_stems, question):
+                    # "Where were the ratings obtained?" - "90,000+ ratings": a count answers no
+                    # "where" or "who".
+                    return Verdict(
+                        False,
+                        "guard: answer type: a number does not say where or who",
+                        coverage,
+                        index,
+                        "guard: answer type",
+                    )
                 if judge is None:
                     return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index, "answer aligned")
                 # A short answer means nothing without its question: the verifier reads both.
@@ -506,6 +516,17 @@ def counted_elsewhere(claim: str, passage: str, question: str) -> str:
     if said & set(leading):
         return ""
     return f"the passage gives {' or '.join(leading)} for {' '.join(named)}"
+
+
+_PLACE_OR_PERSON = re.compile(r"^\W*(?:where|who|whom)\b", re.IGNORECASE)
+
+
+def _count_for_place_or_person(answer_stems: set[str], question: str) -> bool:
+    """The question asks where or who, and all the short answer adds to it is numbers (digits only:
+    "R2-D2" or "MBH99" are names)."""
+    return bool(_PLACE_OR_PERSON.match(question)) and bool(answer_stems) and all(
+        s.isdigit() or s in NUMBER_WORDS for s in answer_stems
+    )
 
 
 def _value(token: str) -> float | None:
