@@ -199,3 +199,25 @@ def test_a_refusal_offers_to_ask_again_in_the_closest_passages_document_alone(qt
     # asked there alone already: not offered again
     pane.show_answer(replace(refused, conversation="c1", scope=("/docs/vader.pdf",)))
     assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
+
+
+def test_closest_passages_of_one_page_are_told_apart_by_their_first_words(qtbot) -> None:
+    first = SourceRef(
+        "u-1", "/d/vader.pdf", "/d/vader.pdf", 5, (), 0, 40, "We collected intensity ratings on each"
+    )
+    second = SourceRef(
+        "u-2", "/d/vader.pdf", "/d/vader.pdf", 5, (), 40, 80, "Ratings were obtained using Amazon"
+    )
+    other = SourceRef("u-3", "/d/vader.pdf", "/d/vader.pdf", 9, (), 0, 20, "The F1 score of VADER")
+    refusal = Refusal(Stage.FAITHFULNESS, "No sentence is supported.", {})
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(
+        Answer(
+            "Where?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(first, second, other)
+        )
+    )
+    text = pane.transcript.toPlainText()
+    assert "vader.pdf, page 5 (“We collected intensity ratings on…”)" in text
+    assert "vader.pdf, page 5 (“Ratings were obtained using Amazon…”)" in text
+    assert "vader.pdf, page 9 ·" not in text and "vader.pdf, page 9" in text and "(“The F1" not in text

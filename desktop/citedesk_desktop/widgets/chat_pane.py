@@ -603,7 +603,7 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
             considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
         others = [s for s in answer.considered if s.unit_id not in listed]
         if others:
-            links = " · ".join(f"<a href='{near[s.unit_id]}'>{html.escape(_where(s))}</a>" for s in others)
+            links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
             considered += (
                 f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
             )
@@ -656,9 +656,7 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         )
     elif removed:
         count = f"{len(removed)} unsupported sentence{'s' if len(removed) != 1 else ''}"
-        parts.append(
-            f"<p style='color:gray'>{count} removed · <a href='removed:{number}'>show why</a></p>"
-        )
+        parts.append(f"<p style='color:gray'>{count} removed · <a href='removed:{number}'>show why</a></p>")
     for conflict in answer.conflicts:
         parts.append(
             f"<p style='color:#e65100'>Conflict ({conflict.kind}): {html.escape(conflict.detail)}</p>"
@@ -691,6 +689,16 @@ def _considered(best: dict[str, object], link: str | None = None) -> str:
         + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
         + "</li>"
     )
+
+
+def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
+    """Where a passage is, with its first words when another of `among` is at the same place (three
+    passages of one page read "page 5", "page 5", "page 5" otherwise)."""
+    where = _where(source)
+    if sum(1 for other in among if _where(other) == where) < 2:
+        return where
+    opening = " ".join(source.passage.split()[:5])
+    return f"{where} (“{html.escape(opening)}…”)"
 
 
 def _where(source: SourceRef) -> str:
