@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from citedesk_engine.cli import ProgressLine
+from citedesk_engine.progress_line import ProgressLine
 
 
 def test_in_a_log_progress_prints_a_line_per_tenth(capsys: pytest.CaptureFixture[str]) -> None:

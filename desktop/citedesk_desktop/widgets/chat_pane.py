@@ -5,111 +5,34 @@ from __future__ import annotations
 
 import html
 import json
-import re
 import time
 from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
 from citedesk_engine.export import (
-    STAGE_WORDS,
     answer_markdown,
-    check_words,
-    claim_quote,
     conversation_json,
     conversation_markdown,
     scope_words,
 )
-from citedesk_engine.types import Answer, Decision, SourceRef, Stage
-from PySide6.QtCore import QSize, QStringListModel, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QTextCursor
+from citedesk_engine.types import Answer, SourceRef
+from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QCompleter,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-# A document named in the question: @report.pdf, or @"annual report.pdf" when the name has spaces.
-MENTION = re.compile(r'@"([^"]+)"|@([^\s"]+)')
-
-
-def mention_of(name: str) -> str:
-    return f'@"{name}"' if any(ch.isspace() for ch in name) else f"@{name}"
-
-
-class QuestionBox(QPlainTextEdit):
-    """Enter sends, Shift+Enter starts a new line; "@" offers the library's documents by name, and the
-    one chosen is written as a mention (MENTION) that scopes the question to it."""
-
-    submitted = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._names = QStringListModel(self)
-        self.completer = QCompleter(self._names, self)
-        self.completer.setWidget(self)
-        self.completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-        self.completer.activated.connect(self._complete)
-
-    def set_names(self, names: list[str]) -> None:
-        self._names.setStringList(sorted(set(names), key=str.lower))
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt's name)
-        popup = self.completer.popup()
-        if popup.isVisible() and event.key() in (
-            Qt.Key.Key_Return,
-            Qt.Key.Key_Enter,
-            Qt.Key.Key_Tab,
-            Qt.Key.Key_Escape,
-        ):
-            event.ignore()  # the completer's popup takes them: choose a name, or close the list
-            return
-        if (
-            event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
-            and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
-        ):
-            self.submitted.emit()
-            return
-        super().keyPressEvent(event)
-        typed = self._mention_typed()
-        if typed is None or not self._names.rowCount():
-            popup.hide()
-            return
-        self.completer.setCompletionPrefix(typed)
-        if self.completer.completionCount():
-            box = self.cursorRect()
-            box.setWidth(max(240, popup.sizeHintForColumn(0) + 24))
-            self.completer.complete(box)
-        else:
-            popup.hide()
-
-    def _mention_typed(self) -> str | None:
-        """What follows an "@" right before the cursor (None when the cursor is not in a mention)."""
-        before = self.toPlainText()[: self.textCursor().position()]
-        at = before.rfind("@")
-        if at < 0 or (at > 0 and not before[at - 1].isspace()):
-            return None
-        typed = before[at + 1 :]
-        return None if any(ch.isspace() for ch in typed) or '"' in typed else typed
-
-    def _complete(self, name: str) -> None:
-        cursor = self.textCursor()
-        typed = self._mention_typed()
-        if typed is None:
-            return
-        cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, len(typed) + 1)
-        cursor.insertText(mention_of(name) + " ")
-        self.setTextCursor(cursor)
+from .answer_html import answer_html, stopped_html
+from .question_box import MENTION, QuestionBox
 
 
 class ChatPane(QWidget):
@@ -349,7 +272,7 @@ class ChatPane(QWidget):
         self._stream = []
         self._asked = False
         self._stopping = ""
-        self._blocks.append(_stopped_html(partial))
+        self._blocks.append(stopped_html(partial))
         self._render()
 
     def show_error(self, message: str) -> None:
@@ -368,7 +291,7 @@ class ChatPane(QWidget):
     def _answer_block(self, answer: Answer, number: int) -> str:
         return (
             f"<p><b>You:</b> {html.escape(answer.question)}</p>"
-            f"{_answer_html(answer, number, show_removed=number in self._removed_shown)}"
+            f"{answer_html(answer, number, show_removed=number in self._removed_shown)}"
             f"<p align='right'><a href='copy:{number}'><small>Copy with its evidence</small></a> · "
             f"<a href='trace:{number}'><small>Trace of this answer</small></a></p><hr>"
         )
@@ -536,181 +459,6 @@ class ChatPane(QWidget):
         items = self.conversations.selectedItems()
         if items:
             self.delete_conversation_requested.emit(items[0].data(Qt.ItemDataRole.UserRole))
-
-
-def _answer_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
-    verdict = _verdict_html(answer, number, show_removed=show_removed)
-    return _scope_html(answer) + _searched_html(answer, number) + verdict
-
-
-def _scope_html(answer: Answer) -> str:
-    """A question asked in some documents says which, above its answer."""
-    if not answer.scope:
-        return ""
-    return f"<p style='color:gray'><small>Asked in: {html.escape(scope_words(answer.scope))}</small></p>"
-
-
-def _searched_html(answer: Answer, number: int) -> str:
-    """A follow-up searched as another question says what was searched, and offers it as typed."""
-    if not answer.searched:
-        return ""
-    return (
-        f"<p style='color:gray'><small>Searched as: “{html.escape(answer.searched)}” · "
-        f"<a href='astyped:{number}'>ask as typed, without the conversation</a></small></p>"
-    )
-
-
-def _stopped_html(written: str) -> str:
-    if not written:
-        return "<p style='color:#c62828'>Stopped before the model had written anything.</p>"
-    return (
-        "<p style='color:#c62828'>Stopped. The model had written (not verified, not cited):</p>"
-        f"<blockquote style='color:gray'><i>{html.escape(written)}</i></blockquote>"
-    )
-
-
-# The mark of a verified sentence: checked against the passage it cites.
-_VERIFIED = " <span style='color:#2e7d32' title='verified against its passage'>✓</span>"
-
-
-def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
-    if answer.decision is Decision.STOPPED:
-        return _stopped_html(answer.text)
-    if answer.refusal is not None:
-        stage = answer.refusal.stage.value
-        considered = ""
-        best = answer.refusal.details.get("best") if isinstance(answer.refusal.details, dict) else None
-        # The passages kept (Answer.considered) open in the viewer as no answer: by their place in
-        # the list of what was considered, or in a line of their own where the stage lists none.
-        near = {s.unit_id: f"near:{number}.{i}" for i, s in enumerate(answer.considered, 1)}
-        if isinstance(best, list) and best:
-            rows = "".join(_considered(b, near.get(str(b.get("unit_id")))) for b in best)
-            considered = (
-                "<p>Considered (click one to read it; <b>not an answer</b>, CiteDesk found none):</p>"
-                f"<ul>{rows}</ul>"
-            )
-            listed = {str(b.get("unit_id")) for b in best}
-        else:
-            listed = set()
-        read = answer.refusal.details.get("read")
-        if isinstance(read, list) and read and not answer.considered:  # else linked below
-            rows = "".join(f"<li>{_place(r)}</li>" for r in read)
-            considered += f"<p>The model read:</p><ul>{rows}</ul>"
-        generated = (
-            answer.refusal.details.get("generated") if isinstance(answer.refusal.details, dict) else None
-        )
-        if generated and answer.refusal.stage is not Stage.GENERATION:  # that one's reason says it all
-            considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
-        others = [s for s in answer.considered if s.unit_id not in listed]
-        if others:
-            links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
-            considered += (
-                f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
-            )
-        closest = answer.considered[0].document if answer.considered else ""
-        if closest and tuple(answer.scope) != (closest,):
-            # Asked in the whole library (or in several documents), the passage nearest the question
-            # may stand in a document the others crowd out: one click asks there alone.
-            considered += (
-                f"<p><a href='askin:{number}'>Ask again in {html.escape(Path(closest).name)} only</a></p>"
-            )
-        return (
-            # Dark text on the light card whatever the palette, so it reads in dark mode too.
-            "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "
-            "cellpadding='8'>"
-            "<tr><td>"
-            f"<b style='color:#e65100'>Refused · {STAGE_WORDS.get(stage, stage)}</b> "
-            f"<span style='color:gray'>(stage: {stage})</span><br>{html.escape(answer.refusal.reason)}"
-            f"{considered}</td></tr></table><br>"
-        )
-    order = {s.unit_id: i + 1 for i, s in enumerate(answer.sources)}
-    sentences = []
-    for claim in answer.claims:
-        if not claim.supported:
-            continue
-        marks = "".join(
-            f" <a href='cite:{number}.{order[u]}'>[{order[u]}]</a>" for u in claim.sources if u in order
-        )
-        # A short answer is shown with the passage's sentence that says it ("12, 'Members may borrow
-        # up to twelve books at a time.'"), so it reads without a click.
-        said = claim_quote(claim, answer)
-        quoted = f" <span style='color:gray'>— “{html.escape(said)}”</span>" if said else ""
-        sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{marks}{quoted}")
-    if answer.quote:
-        parts = [
-            "<p><b>CiteDesk:</b> the model found no answer in its own words; the passage that answers "
-            f"the question says:</p><blockquote>“{' '.join(sentences)}”</blockquote>"
-        ]
-    else:
-        parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
-    removed = [c for c in answer.claims if not c.supported]
-    if removed and show_removed:
-        rows = "".join(
-            f"<li><s>{html.escape(c.text)}</s> — {html.escape(check_words(c.method))} "
-            f"<small style='color:gray'>({html.escape(c.method)})</small></li>"
-            for c in removed
-        )
-        parts.append(
-            f"<p style='color:gray'>Removed as not supported by their passages "
-            f"(<a href='removed:{number}'>hide</a>):</p><ul style='color:gray'>{rows}</ul>"
-        )
-    elif removed:
-        count = f"{len(removed)} unsupported sentence{'s' if len(removed) != 1 else ''}"
-        parts.append(f"<p style='color:gray'>{count} removed · <a href='removed:{number}'>show why</a></p>")
-    for conflict in answer.conflicts:
-        parts.append(
-            f"<p style='color:#e65100'>Conflict ({conflict.kind}): {html.escape(conflict.detail)}</p>"
-        )
-    parts.append(
-        "<ol>"
-        + "".join(
-            f"<li><a href='cite:{number}.{i}'>{_where(s)}</a></li>" for i, s in enumerate(answer.sources, 1)
-        )
-        + "</ol>"
-    )
-    return "".join(parts)
-
-
-def _place(passage: dict[str, object]) -> str:
-    """A passage of a refusal's details as a reader names it: the document's file name and page."""
-    name = Path(str(passage.get("document") or "")).name or str(passage.get("unit_id"))
-    page = f", page {passage['page']}" if passage.get("page") else ""
-    return f"{html.escape(name)}{page}"
-
-
-def _considered(best: dict[str, object], link: str | None = None) -> str:
-    """One candidate the relevance gate weighed, in words a reader understands; its place a link to
-    the passage when it was kept."""
-    coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
-    place = f"<a href='{link}'>{_place(best)}</a>" if link else _place(best)
-    return (
-        f"<li>{place}: holds {coverage}% of the question's words, "
-        f"meaning similarity {best.get('similarity')}"
-        + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
-        + "</li>"
-    )
-
-
-def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
-    """Where a passage is, with its first words when another of `among` is at the same place (three
-    passages of one page read "page 5", "page 5", "page 5" otherwise)."""
-    where = _where(source)
-    if sum(1 for other in among if _where(other) == where) < 2:
-        return where
-    opening = " ".join(source.passage.split()[:5])
-    return f"{where} (“{html.escape(opening)}…”)"
-
-
-def _where(source: SourceRef) -> str:
-    """ "paper.pdf, page 4", or by its authors when they are known ("Hutto and Gilbert 2014, page 5")."""
-    name = source.about.label or Path(source.path).name
-    if source.page:
-        place = f", page {source.page}"
-    elif source.section and source.section != name:  # a CSV's table is titled by its file name
-        place = f", {html.escape(source.section)}"
-    else:
-        place = ""
-    return f"{html.escape(name)}{place}"
 
 
 def _when(timestamp: float) -> str:

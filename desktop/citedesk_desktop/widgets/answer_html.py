@@ -1,0 +1,185 @@
+"""An answer as the conversation shows it, in HTML: verified sentences with their marks and citation
+links, what was removed and why, a refusal card with what was considered, a stopped answer."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from citedesk_engine.export import STAGE_WORDS, check_words, claim_quote, scope_words
+from citedesk_engine.types import Answer, Decision, SourceRef, Stage
+
+
+def answer_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
+    verdict = _verdict_html(answer, number, show_removed=show_removed)
+    return _scope_html(answer) + _searched_html(answer, number) + verdict
+
+
+def _scope_html(answer: Answer) -> str:
+    """A question asked in some documents says which, above its answer."""
+    if not answer.scope:
+        return ""
+    return f"<p style='color:gray'><small>Asked in: {html.escape(scope_words(answer.scope))}</small></p>"
+
+
+def _searched_html(answer: Answer, number: int) -> str:
+    """A follow-up searched as another question says what was searched, and offers it as typed."""
+    if not answer.searched:
+        return ""
+    return (
+        f"<p style='color:gray'><small>Searched as: “{html.escape(answer.searched)}” · "
+        f"<a href='astyped:{number}'>ask as typed, without the conversation</a></small></p>"
+    )
+
+
+def stopped_html(written: str) -> str:
+    if not written:
+        return "<p style='color:#c62828'>Stopped before the model had written anything.</p>"
+    return (
+        "<p style='color:#c62828'>Stopped. The model had written (not verified, not cited):</p>"
+        f"<blockquote style='color:gray'><i>{html.escape(written)}</i></blockquote>"
+    )
+
+
+# The mark of a verified sentence: checked against the passage it cites.
+_VERIFIED = " <span style='color:#2e7d32' title='verified against its passage'>✓</span>"
+
+
+def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
+    if answer.decision is Decision.STOPPED:
+        return stopped_html(answer.text)
+    if answer.refusal is not None:
+        stage = answer.refusal.stage.value
+        considered = ""
+        best = answer.refusal.details.get("best") if isinstance(answer.refusal.details, dict) else None
+        # The passages kept (Answer.considered) open in the viewer as no answer: by their place in
+        # the list of what was considered, or in a line of their own where the stage lists none.
+        near = {s.unit_id: f"near:{number}.{i}" for i, s in enumerate(answer.considered, 1)}
+        if isinstance(best, list) and best:
+            rows = "".join(_considered(b, near.get(str(b.get("unit_id")))) for b in best)
+            considered = (
+                "<p>Considered (click one to read it; <b>not an answer</b>, CiteDesk found none):</p>"
+                f"<ul>{rows}</ul>"
+            )
+            listed = {str(b.get("unit_id")) for b in best}
+        else:
+            listed = set()
+        read = answer.refusal.details.get("read")
+        if isinstance(read, list) and read and not answer.considered:  # else linked below
+            rows = "".join(f"<li>{_place(r)}</li>" for r in read)
+            considered += f"<p>The model read:</p><ul>{rows}</ul>"
+        generated = (
+            answer.refusal.details.get("generated") if isinstance(answer.refusal.details, dict) else None
+        )
+        if generated and answer.refusal.stage is not Stage.GENERATION:  # that one's reason says it all
+            considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
+        others = [s for s in answer.considered if s.unit_id not in listed]
+        if others:
+            links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
+            considered += (
+                f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
+            )
+        closest = answer.considered[0].document if answer.considered else ""
+        if closest and tuple(answer.scope) != (closest,):
+            # Asked in the whole library (or in several documents), the passage nearest the question
+            # may stand in a document the others crowd out: one click asks there alone.
+            considered += (
+                f"<p><a href='askin:{number}'>Ask again in {html.escape(Path(closest).name)} only</a></p>"
+            )
+        return (
+            # Dark text on the light card whatever the palette, so it reads in dark mode too.
+            "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "
+            "cellpadding='8'>"
+            "<tr><td>"
+            f"<b style='color:#e65100'>Refused · {STAGE_WORDS.get(stage, stage)}</b> "
+            f"<span style='color:gray'>(stage: {stage})</span><br>{html.escape(answer.refusal.reason)}"
+            f"{considered}</td></tr></table><br>"
+        )
+    order = {s.unit_id: i + 1 for i, s in enumerate(answer.sources)}
+    sentences = []
+    for claim in answer.claims:
+        if not claim.supported:
+            continue
+        marks = "".join(
+            f" <a href='cite:{number}.{order[u]}'>[{order[u]}]</a>" for u in claim.sources if u in order
+        )
+        # A short answer is shown with the passage's sentence that says it ("12, 'Members may borrow
+        # up to twelve books at a time.'"), so it reads without a click.
+        said = claim_quote(claim, answer)
+        quoted = f" <span style='color:gray'>— “{html.escape(said)}”</span>" if said else ""
+        sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{marks}{quoted}")
+    if answer.quote:
+        parts = [
+            "<p><b>CiteDesk:</b> the model found no answer in its own words; the passage that answers "
+            f"the question says:</p><blockquote>“{' '.join(sentences)}”</blockquote>"
+        ]
+    else:
+        parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
+    removed = [c for c in answer.claims if not c.supported]
+    if removed and show_removed:
+        rows = "".join(
+            f"<li><s>{html.escape(c.text)}</s> — {html.escape(check_words(c.method))} "
+            f"<small style='color:gray'>({html.escape(c.method)})</small></li>"
+            for c in removed
+        )
+        parts.append(
+            f"<p style='color:gray'>Removed as not supported by their passages "
+            f"(<a href='removed:{number}'>hide</a>):</p><ul style='color:gray'>{rows}</ul>"
+        )
+    elif removed:
+        count = f"{len(removed)} unsupported sentence{'s' if len(removed) != 1 else ''}"
+        parts.append(f"<p style='color:gray'>{count} removed · <a href='removed:{number}'>show why</a></p>")
+    for conflict in answer.conflicts:
+        parts.append(
+            f"<p style='color:#e65100'>Conflict ({conflict.kind}): {html.escape(conflict.detail)}</p>"
+        )
+    parts.append(
+        "<ol>"
+        + "".join(
+            f"<li><a href='cite:{number}.{i}'>{_where(s)}</a></li>" for i, s in enumerate(answer.sources, 1)
+        )
+        + "</ol>"
+    )
+    return "".join(parts)
+
+
+def _place(passage: dict[str, object]) -> str:
+    """A passage of a refusal's details as a reader names it: the document's file name and page."""
+    name = Path(str(passage.get("document") or "")).name or str(passage.get("unit_id"))
+    page = f", page {passage['page']}" if passage.get("page") else ""
+    return f"{html.escape(name)}{page}"
+
+
+def _considered(best: dict[str, object], link: str | None = None) -> str:
+    """One candidate the relevance gate weighed, in words a reader understands; its place a link to
+    the passage when it was kept."""
+    coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
+    place = f"<a href='{link}'>{_place(best)}</a>" if link else _place(best)
+    return (
+        f"<li>{place}: holds {coverage}% of the question's words, "
+        f"meaning similarity {best.get('similarity')}"
+        + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
+        + "</li>"
+    )
+
+
+def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
+    """Where a passage is, with its first words when another of `among` is at the same place (three
+    passages of one page read "page 5", "page 5", "page 5" otherwise)."""
+    where = _where(source)
+    if sum(1 for other in among if _where(other) == where) < 2:
+        return where
+    opening = " ".join(source.passage.split()[:5])
+    return f"{where} (“{html.escape(opening)}…”)"
+
+
+def _where(source: SourceRef) -> str:
+    """ "paper.pdf, page 4", or by its authors when they are known ("Hutto and Gilbert 2014, page 5")."""
+    name = source.about.label or Path(source.path).name
+    if source.page:
+        place = f", page {source.page}"
+    elif source.section and source.section != name:  # a CSV's table is titled by its file name
+        place = f", {html.escape(source.section)}"
+    else:
+        place = ""
+    return f"{html.escape(name)}{place}"
