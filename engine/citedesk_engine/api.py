@@ -18,6 +18,7 @@ from .answer.followup import EarlierTurn
 from .answer.verify import ClaimVerifier
 from .config import (
     DEFAULT,
+    HTTP,
     Config,
     batch_thread_count,
     cache_dir,
@@ -26,7 +27,7 @@ from .config import (
     save_config,
     thread_count,
 )
-from .errors import Cancelled, ConfigError, DocumentNotFound
+from .errors import Cancelled, ConfigError, DocumentNotFound, GeneratorError
 from .events import Event, EventCallback, TokenDelta, emit
 from .export import scope_words
 from .index.blobs import sha256_hex
@@ -36,6 +37,8 @@ from .ingest.pipeline import IngestPipeline, document_id, embed_texts
 from .languages import identify
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
+from .models.endpoint import endpoint_state
+from .models.http_models import HttpEmbedder, HttpGenerator
 from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
 from .models.reader import build_answer_reader
 from .models.recogniser import RapidRecogniser
@@ -133,6 +136,8 @@ class Engine:
         return self._embedder
 
     def _load_embedder(self) -> Embedder:
+        if self.config.models.embedder == HTTP:
+            return HttpEmbedder(self.config.models.endpoint("embedder"), self.config.ingest.embed_batch)
         return SentenceTransformerEmbedder(
             self.registry.embedder_path(),
             name=self.registry.embedder_name(),
@@ -356,14 +361,23 @@ class Engine:
     def generator(self) -> Generator:
         """The generator, loaded on first use (`Engine.open(generator=...)` puts another in its slot)."""
         if self._generator is None:
-            self._generator = LocalGenerator(self.llm())
+            models = self.config.models
+            if models.generator == HTTP:
+                self._generator = HttpGenerator(models.endpoint("generator"))
+            else:
+                self._generator = LocalGenerator(self.llm())
         return self._generator
 
     def load_generator(self) -> None:
         """Load the local generator now rather than on the first question (the window does this in
         the background once the other models are ready); a generator given to `open` needs nothing."""
-        if self._generator is None or isinstance(self._generator, LocalGenerator):
+        generator = self.generator() if self._generator is None else self._generator
+        if isinstance(generator, LocalGenerator):
             self.llm().model()
+        elif isinstance(generator, HttpGenerator):
+            usable, words = endpoint_state(generator.endpoint)
+            if not usable:
+                raise GeneratorError(f"The generator's server at {generator.endpoint.url} is {words}.")
 
     def reranker(self) -> Reranker:
         """The configured reranker, built once."""
@@ -419,9 +433,7 @@ class Engine:
             return CrossEncoderReranker(str(folder), batch_size=self.config.retrieval.rerank_batch)
         if kind == "gguf":
             return GgufYesNoReranker(self.llm())
-        if kind == "http":
-            if not models.reranker_url:
-                raise ConfigError("[models] reranker = 'http' needs reranker_url (and reranker_model).")
+        if kind == HTTP:
             return HttpReranker(models.reranker_url, models.reranker_model)
         raise ConfigError(
             f"Unknown reranker {kind!r}: choose default, none, embedding, cross-encoder, gguf or http "

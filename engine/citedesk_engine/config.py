@@ -12,27 +12,41 @@ from typing import Any
 import platformdirs
 
 from .errors import ConfigError
+from .models.endpoint import Endpoint, base_url, check_endpoint, is_loopback
 
 APP_NAME = "CiteDesk"
 DEFAULT = "default"  # a model slot set to this resolves to the packaged model
 SMALL = "small"  # the generator slot's second packaged model: faster, less accurate
+HTTP = "http"  # a model slot served by an OpenAI-compatible server (models/endpoint.py)
 
 
 @dataclass(frozen=True, slots=True)
 class ModelsConfig:
     """Each slot is `default` (the packaged model) or a path to the user's own file or folder."""
 
-    embedder: str = DEFAULT
+    embedder: str = DEFAULT  # default (all-MiniLM-L6-v2) | a sentence-transformers folder | http
     # default (Qwen2.5-Coder-1.5B-Instruct) | small (Qwen2.5-Coder-0.5B-Instruct, about 2x faster, far
-    # fewer right answers) | a path to the user's own GGUF
+    # fewer right answers) | a path to the user's own GGUF | http (generator_url, generator_model)
     generator: str = DEFAULT
     # default (our packaged cross-encoder, resources/models/reranker) | none (keep the fusion order) |
     # embedding (stored vectors) | cross-encoder (reranker_path folder) | gguf (yes/no on the generator)
-    # | http (reranker_url, reranker_model)
+    # | http (a /rerank server: reranker_url, reranker_model)
     reranker: str = DEFAULT
     reranker_path: str = ""
     reranker_url: str = ""
     reranker_model: str = ""
+    # Model slots served by an OpenAI-compatible server (llama.cpp's server, Ollama, LM Studio, vLLM):
+    # generator = "http" reads generator_url (the address without /v1) and generator_model; embedder =
+    # "http" likewise. api_key_env names an environment variable holding the servers' API key (the key
+    # itself is never written here). A server on another host than this one needs allow_remote = true:
+    # questions and passages are sent to it.
+    generator_url: str = ""
+    generator_model: str = ""
+    embedder_url: str = ""
+    embedder_model: str = ""
+    api_key_env: str = ""
+    allow_remote: bool = False
+    server_timeout_s: int = 120  # one request; a stream that stays silent this long is an error
     # default (our packaged claim verifier, resources/models/verifier) | none (the per-claim gate's
     # semantic check falls back to embedding similarity)
     verifier: str = DEFAULT
@@ -47,6 +61,39 @@ class ModelsConfig:
     # Prompt processing is one big batch and scales with cores (on 2 cores: 37 -> 64 tokens/s, the
     # prompt being most of an answer's time); 0: every core.
     batch_threads: int = 0
+
+    def __post_init__(self) -> None:
+        for slot, url, model in self.servers():
+            if not url:
+                raise ConfigError(f'[models] {slot} = "http" needs {slot}_url, the server\'s address.')
+            check_endpoint(slot, url, self.allow_remote)
+            if slot == "embedder" and not model:
+                raise ConfigError(
+                    '[models] embedder = "http" needs embedder_model: the library records it, so that '
+                    "vectors of two models never mix."
+                )
+
+    def servers(self) -> tuple[tuple[str, str, str], ...]:
+        """(slot, url, model) of each slot set to an OpenAI-compatible server."""
+        chosen = (
+            ("generator", self.generator, self.generator_url, self.generator_model),
+            ("embedder", self.embedder, self.embedder_url, self.embedder_model),
+            ("reranker", self.reranker, self.reranker_url, self.reranker_model),
+        )
+        return tuple((slot, url, model) for slot, kind, url, model in chosen if kind == HTTP)
+
+    def endpoint(self, slot: str) -> Endpoint:
+        """The server of `slot` (generator, embedder or reranker), as configured."""
+        url, model = {
+            "generator": (self.generator_url, self.generator_model),
+            "embedder": (self.embedder_url, self.embedder_model),
+            "reranker": (self.reranker_url, self.reranker_model),
+        }[slot]
+        return Endpoint(base_url(url), model, self.api_key_env, float(self.server_timeout_s or 120))
+
+    def remote_servers(self) -> tuple[tuple[str, str], ...]:
+        """(slot, url) of each server on another host than this one: what the window confirms."""
+        return tuple((slot, url) for slot, url, _ in self.servers() if url and not is_loopback(url))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ EngineError
 ├── ExtractionError      one file cannot be turned into text (reported per file, never stops a batch)
 ├── DocumentNotFound     a document id or path is not in the library
 ├── RerankerError        a reranker failed or broke its contract (never a silent fallback)
+├── GeneratorError       the generator's server failed or broke the OpenAI stream (never a fallback)
+├── EmbedderError        the embedder's server failed or sent anything but one vector per text
 └── Cancelled            the caller's cancel event was set; the engine stopped at a safe point
 """
 
@@ -39,6 +41,14 @@ class DocumentNotFound(EngineError):
 
 class RerankerError(EngineError):
     """A reranker raised, or returned anything but one finite number per passage."""
+
+
+class GeneratorError(EngineError):
+    """The generator's server could not be reached, refused, timed out or sent a malformed stream."""
+
+
+class EmbedderError(EngineError):
+    """The embedder's server could not be reached, refused, or sent anything but one vector per text."""
 
 
 class Cancelled(EngineError):

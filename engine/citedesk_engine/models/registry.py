@@ -15,10 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import DEFAULT, SMALL, ModelsConfig
+from ..config import DEFAULT, HTTP, SMALL, ModelsConfig
 from ..errors import ModelError
 from ..resources import resources_dir
 from ..types import ModelInfo
+from .endpoint import endpoint_state
+from .http_models import embedder_name
 
 _CHUNK = 8 * 1024 * 1024
 
@@ -105,11 +107,18 @@ class ModelRegistry:
 
     def embedder_name(self) -> str:
         """What a library records as its embedder: vectors of two different models never mix."""
+        if self.config.embedder == HTTP:
+            return embedder_name(self.config.embedder_model)
         return EMBEDDER_NAME if self.config.embedder == DEFAULT else str(self.embedder_path())
 
     def generator_path(self) -> Path:
         """The GGUF file of the generator slot, assembled and verified if it is a packaged one."""
         choice = self.config.generator
+        if choice == HTTP:
+            raise ModelError(
+                "The generator is a server (generator = \"http\"), not a local file: a local model is "
+                "needed here (reranker = gguf reads the generator's own probabilities)."
+            )
         if choice not in PACKAGED_GENERATORS:
             return _user_gguf(choice)
         return self._assembled(PACKAGED_GENERATORS[choice], GENERATOR_FILENAMES[choice])
@@ -141,7 +150,15 @@ class ModelRegistry:
             self._describe_reader(),
         )
 
+    def _describe_server(self, slot: str) -> ModelInfo:
+        """A slot served over HTTP: its address, and whether it answers and serves the model named."""
+        endpoint = self.config.endpoint(slot)
+        usable, words = endpoint_state(endpoint)
+        return ModelInfo(slot, "server", endpoint.url, 0, usable, words)
+
     def _describe_embedder(self, verify: bool) -> ModelInfo:
+        if self.config.embedder == HTTP:
+            return self._describe_server("embedder")
         try:
             folder = self.embedder_path()
         except ModelError as exc:
@@ -155,6 +172,8 @@ class ModelRegistry:
 
     def _describe_generator(self, verify: bool) -> ModelInfo:
         choice = self.config.generator
+        if choice == HTTP:
+            return self._describe_server("generator")
         if choice not in PACKAGED_GENERATORS:
             try:
                 path = _user_gguf(choice)
@@ -185,10 +204,9 @@ class ModelRegistry:
             )
         if kind == "gguf":
             return ModelInfo("reranker", "gguf", "", 0, True, "yes/no judgement of the generator model")
-        if kind == "http":
-            return ModelInfo(
-                "reranker", "http", self.config.reranker_url, 0, True, self.config.reranker_model
-            )
+        if kind == HTTP:
+            detail = f"/rerank, model {self.config.reranker_model or '(the server’s own)'}"
+            return ModelInfo("reranker", "server", self.config.reranker_url, 0, True, detail)
         try:
             folder = self.reranker_path()
         except ModelError as exc:
