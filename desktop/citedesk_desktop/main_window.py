@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from citedesk_engine import (
     LibraryStatus,
     ModelInfo,
 )
+from citedesk_engine.config import DEFAULT
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSettings, Qt, QUrl
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from .about import AboutDialog
+from .remote_consent import ask_consent
 from .runner import EngineRunner
 from .widgets.chat_pane import ChatPane
 from .widgets.document_view import DocumentView
@@ -48,6 +51,7 @@ class MainWindow(QMainWindow):
         self._text_for_document_view = ""  # the document whose text the Document tab asked for
         self._generator_loading = False  # loaded in the background after the other models
         self._library_status: LibraryStatus | None = None  # the last snapshot's figures
+        self._settings_message = ""  # what the status bar says once settings applied ("": saved)
         self.setWindowTitle("CiteDesk")
         self.setAcceptDrops(True)
         self.setMinimumSize(800, 500)
@@ -318,10 +322,29 @@ class MainWindow(QMainWindow):
         self.runner.submit("settings")
 
     def _edit_settings(self, config: Config, models: tuple[ModelInfo, ...], documents: int) -> None:
-        dialog = SettingsDialog(config, models, documents, self)
+        dialog = SettingsDialog(config, models, documents, self, consent=self.settings)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted or dialog.config() == config:
             return
         self.apply_settings(dialog.config(), dialog.reembed)
+
+    def _confirm_remote(self, config: Config, servers: tuple[tuple[str, str], ...]) -> None:
+        """Load the models once each server on another computer is confirmed; if the user declines,
+        those slots go back to the packaged models, saved, and the status bar says so."""
+        if ask_consent(self, servers, self.settings):
+            self.runner.submit("load_models")
+            return
+        slots = {slot for slot, _ in servers}
+        models = dataclasses.replace(
+            config.models,
+            **{slot: DEFAULT for slot in slots & {"generator", "embedder", "reranker"}},
+            allow_remote=False,
+        )
+        reembed = "embedder" in slots and self._library_status is not None and self._library_status.units > 0
+        self._settings_message = (
+            "Nothing was sent: the " + " and ".join(sorted(slots)) + " went back to the packaged models "
+            "(Settings > Models to change it)."
+        )
+        self.apply_settings(config.with_changes(models=models), reembed)
 
     def apply_settings(self, config: Config, reembed: bool) -> None:
         if reembed:
@@ -403,7 +426,9 @@ class MainWindow(QMainWindow):
             self.chat.new_conversation()
             self.trace.clear()
             self.runner.submit("conversations")
-            self.runner.submit("load_models")  # the window is usable meanwhile
+            self.runner.submit("remote_servers")  # then the models load; the window is usable meanwhile
+        elif operation == "remote_servers":
+            self._confirm_remote(*result)  # type: ignore[misc]
         elif operation in ("delete", "refresh", "set_authority", "describe"):
             self._show_library(result)
         elif operation == "apply_settings":
@@ -417,7 +442,8 @@ class MainWindow(QMainWindow):
                 self.runner.submit("refresh")
             else:
                 self._show_library(result)
-                self.statusBar().showMessage("Settings saved.", 10000)
+                saved, self._settings_message = self._settings_message or "Settings saved.", ""
+                self.statusBar().showMessage(saved, 30000)
         elif operation == "settings":
             self._edit_settings(*result)  # type: ignore[misc]
         elif operation in ("conversations", "delete_conversation"):

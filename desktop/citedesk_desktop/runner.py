@@ -107,6 +107,8 @@ class _Worker(QObject):
         engine = self._require()
         if operation == "settings":
             return engine.config, engine.models(verify=False), len(engine.documents())
+        if operation == "remote_servers":  # before anything is sent: the window confirms them once
+            return engine.config, engine.config.models.remote_servers()
         if operation == "apply_settings":  # save, open the library again with them, re-embed if asked
             config, reembed = payload
             engine.save_settings(config)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from citedesk_engine import Config, ModelInfo
-from citedesk_engine.config import DEFAULT, SMALL
+from citedesk_engine import Config, ConfigError, ModelInfo
+from citedesk_engine.config import DEFAULT, HTTP, SMALL
 from citedesk_engine.models.recogniser import LANGUAGES as OCR_LANGUAGES
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,6 +31,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from ..remote_consent import ask_consent
+from .server_fields import ServerFields
 
 SIGNALS = ("vector", "lexical", "structure")
 SIGNAL_TEXT = {
@@ -75,6 +79,7 @@ class ModelSlot(QWidget):
         pick_folder: bool,
         caption: str,
         packaged: tuple[tuple[str, str], ...] = (("Packaged default", DEFAULT),),
+        server: tuple[str, str] | None = None,
     ) -> None:
         super().__init__()
         self._pick_folder = pick_folder
@@ -86,6 +91,12 @@ class ModelSlot(QWidget):
         for label, key in packaged:
             self.choice.addItem(label, key)
         self.choice.addItem("My own " + ("folder…" if pick_folder else "file…"), "user")
+        if server is not None:
+            self.choice.addItem("A server (OpenAI-compatible: llama.cpp, Ollama, LM Studio, vLLM)…", HTTP)
+            self._packaged.add(HTTP)  # a choice of its own, not a path
+        self._configured_server = server or ("", "")
+        self.server = ServerFields(*(server or ("", "")))
+        self.server.setVisible(server is not None)
         self.path = QLineEdit("" if value in self._packaged else value)
         self.path.setPlaceholderText("folder" if pick_folder else "file")
         browse = QPushButton("Browse…")
@@ -102,8 +113,10 @@ class ModelSlot(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(row)
+        layout.addWidget(self.server)
         self.choice.currentIndexChanged.connect(self._sync)
         self.path.textChanged.connect(self._sync)
+        self.server.changed.connect(self._sync)
         self.choice.setCurrentIndex(self.choice.findData(value if value in self._packaged else "user"))
         self._sync()
 
@@ -113,8 +126,12 @@ class ModelSlot(QWidget):
 
     def _sync(self) -> None:
         self.path.setEnabled(self.choice.currentData() not in self._packaged)
+        self.server.setEnabled(self.choice.currentData() == HTTP)
         # The state describes the model loaded now; another choice is only checked when it loads.
-        self.state.setText(self._loaded if self.value() == self._configured else PENDING)
+        same = self.value() == self._configured and (
+            self.value() != HTTP or self.server.values() == self._configured_server
+        )
+        self.state.setText(self._loaded if same else PENDING)
 
     def _browse(self) -> None:
         start = self.path.text() or str(Path.home())
@@ -129,9 +146,15 @@ class ModelSlot(QWidget):
 
 class SettingsDialog(QDialog):
     def __init__(
-        self, config: Config, models: tuple[ModelInfo, ...], documents: int, parent: QWidget | None = None
+        self,
+        config: Config,
+        models: tuple[ModelInfo, ...],
+        documents: int,
+        parent: QWidget | None = None,
+        consent: QSettings | None = None,
     ) -> None:
         super().__init__(parent)
+        self._consent = consent  # where confirmed servers on other computers are remembered
         self.setWindowTitle("Settings")
         self.original = config
         self.documents = documents
@@ -139,7 +162,13 @@ class SettingsDialog(QDialog):
         info = {m.slot: m for m in models}
         m, r, a = config.models, config.retrieval, config.answer
 
-        self.embedder = ModelSlot(m.embedder, info.get("embedder"), True, "Embedder folder")
+        self.embedder = ModelSlot(
+            m.embedder,
+            info.get("embedder"),
+            True,
+            "Embedder folder",
+            server=(m.embedder_url, m.embedder_model),
+        )
         self.generator = ModelSlot(
             m.generator,
             info.get("generator"),
@@ -149,6 +178,14 @@ class SettingsDialog(QDialog):
                 ("Packaged: Qwen2.5-Coder 1.5B (default)", DEFAULT),
                 ("Packaged: Qwen2.5-Coder 0.5B (faster, less accurate)", SMALL),
             ),
+            server=(m.generator_url, m.generator_model),
+        )
+        self.allow_remote = QCheckBox("Servers on other computers may be used")
+        self.allow_remote.setChecked(m.allow_remote)
+        self.allow_remote.setToolTip(
+            "Off: only servers on this computer (127.0.0.1, localhost). On: a server elsewhere may be "
+            "set, and each question with the passages found for it is sent there; you confirm each "
+            "server once."
         )
         self.reranker = QComboBox()
         for key, text in RERANKERS.items():
@@ -209,6 +246,7 @@ class SettingsDialog(QDialog):
         form.addRow("Answer reader", self.reader)
         form.addRow("", self.reader_state)
         form.addRow("Generator threads", self.threads)
+        form.addRow("Servers", self.allow_remote)
 
         self.top_k = QSpinBox()
         self.top_k.setRange(1, 50)
@@ -293,7 +331,12 @@ class SettingsDialog(QDialog):
             models=dataclasses.replace(
                 self.original.models,
                 embedder=self.embedder.value(),
+                embedder_url=self.embedder.server.values()[0],
+                embedder_model=self.embedder.server.values()[1],
                 generator=self.generator.value(),
+                generator_url=self.generator.server.values()[0],
+                generator_model=self.generator.server.values()[1],
+                allow_remote=self.allow_remote.isChecked(),
                 reranker=self.reranker.currentData(),
                 reranker_path=self.reranker_path.text().strip(),
                 reranker_url=self.reranker_url.text().strip(),
@@ -325,13 +368,21 @@ class SettingsDialog(QDialog):
         """What stops these settings from being saved, in words; empty when they can be."""
         if not any(box.isChecked() for box in self.signals.values()):
             return "Choose at least one way to search."
-        config = self.config()
+        for slot in (self.embedder, self.generator):
+            if slot.value() == HTTP and not slot.server.values()[0]:
+                return (
+                    "Give the address of the server, such as http://127.0.0.1:8080, or choose another model."
+                )
+        if self.reranker.currentData() == "http" and not self.reranker_url.text().strip():
+            return "Give the URL of the reranking server, or choose another reranker."
+        try:
+            config = self.config()
+        except ConfigError as exc:  # a server on another computer without the box ticked, a bad address
+            return _in_dialog_words(str(exc))
         if config.models.embedder == "" or config.models.generator == "":
             return "Choose a folder or file for each model slot set to your own, or go back to the default."
         if config.models.reranker == "cross-encoder" and not config.models.reranker_path:
             return "Choose the folder of your cross-encoder, or another reranker."
-        if config.models.reranker == "http" and not config.models.reranker_url:
-            return "Give the URL of the reranking server, or choose another reranker."
         return ""
 
     def accept(self) -> None:
@@ -339,7 +390,11 @@ class SettingsDialog(QDialog):
         if problem:
             QMessageBox.warning(self, "Settings", problem)
             return
-        if self.config().models.embedder != self.original.models.embedder and self.documents:
+        chosen, before = self.config().models, self.original.models
+        if (chosen.embedder, chosen.embedder_model) != (
+            before.embedder,
+            before.embedder_model,
+        ) and self.documents:
             answer = QMessageBox.question(
                 self,
                 "Embed the library again?",
@@ -351,6 +406,8 @@ class SettingsDialog(QDialog):
             if answer != QMessageBox.StandardButton.Yes:
                 return
             self.reembed = True
+        if not ask_consent(self, self.config().models.remote_servers(), self._consent):
+            return
         super().accept()
 
     def _sync_reranker(self) -> None:
@@ -373,6 +430,19 @@ class SettingsDialog(QDialog):
     def _sync_reader(self) -> None:
         same = self.reader.currentData() == self.original.models.reader
         self.reader_state.setText(self._loaded["reader"] if same else PENDING)
+
+
+def _in_dialog_words(message: str) -> str:
+    """A configuration error, told with the dialog's names for the settings."""
+    for setting, words in (
+        ("Set allow_remote = true in [models]", "Tick “Servers on other computers may be used”"),
+        ("[models] generator_url", "The generator's server address"),
+        ("[models] embedder_url", "The embedder's server address"),
+        ("[models] reranker_url", "The reranking server's address"),
+        ("[models] ", ""),
+    ):
+        message = message.replace(setting, words)
+    return message
 
 
 def _state(info: ModelInfo | None) -> str:
