@@ -311,3 +311,28 @@ def test_a_generator_server_that_is_down_is_reported_when_models_load(tmp_path: 
         pytest.raises(Exception, match="not a local file"),
     ):
         engine.retrieve("q")
+
+
+def test_the_models_verb_reports_a_servers_state(server, tmp_path: Path, capsys) -> None:
+    from citedesk_engine.cli import main
+
+    library = tmp_path / "lib"
+    library.mkdir()
+    models = ModelsConfig(generator="http", generator_url=_url(server), generator_model="tiny-model")
+    save_config(library / "config.toml", Config(models=models))
+    code = main(["models", "--library", str(library), "--json", "--no-verify"])
+    slots = {m["slot"]: m for m in json.loads(capsys.readouterr().out)["models"]}
+    assert code == 0
+    assert (
+        slots["generator"]["source"] == "server"
+        and slots["generator"]["detail"] == "reachable, serves tiny-model"
+    )
+    server.shutdown()
+    server.server_close()
+    code = main(["models", "--library", str(library), "--json", "--no-verify"])
+    slots = {m["slot"]: m for m in json.loads(capsys.readouterr().out)["models"]}
+    assert (
+        code == 1
+        and not slots["generator"]["verified"]
+        and "connection refused" in slots["generator"]["detail"]
+    )
