@@ -44,7 +44,8 @@ def _start_server(port: int) -> subprocess.Popen:
     command = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", MODEL,
         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "4096", "--n_threads", "1",
-        "--n_threads_batch", str(os.cpu_count() or 1), "--embedding", "true", "--verbose", "false",
+        "--n_threads_batch", str(os.cpu_count() or 1), "--embedding", "true", "--logits_all", "false",
+        "--verbose", "false",
     ]  # fmt: skip
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
