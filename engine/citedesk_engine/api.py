@@ -430,7 +430,14 @@ class Engine:
             return IndexedEmbeddingReranker(self.library, self.embedder)
         if kind in (DEFAULT, "cross-encoder"):
             folder = self.registry.reranker_path()
-            return CrossEncoderReranker(str(folder), batch_size=self.config.retrieval.rerank_batch)
+            # The ONNX export was measured on the packaged reranker only; a user's folder runs as it is.
+            runtime = models.reranker_runtime if kind == DEFAULT else "torch"
+            return CrossEncoderReranker(
+                str(folder),
+                batch_size=self.config.retrieval.rerank_batch,
+                runtime=runtime,
+                cache_dir=self.registry.cache_dir,
+            )
         if kind == "gguf":
             return GgufYesNoReranker(self.llm())
         if kind == HTTP:

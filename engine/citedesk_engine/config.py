@@ -18,6 +18,7 @@ APP_NAME = "CiteDesk"
 DEFAULT = "default"  # a model slot set to this resolves to the packaged model
 SMALL = "small"  # the generator slot's second packaged model: faster, less accurate
 HTTP = "http"  # a model slot served by an OpenAI-compatible server (models/endpoint.py)
+RERANKER_RUNTIMES = ("auto", "onnx-int8", "torch")  # models/cross_encoder.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,11 @@ class ModelsConfig:
     # embedding (stored vectors) | cross-encoder (reranker_path folder) | gguf (yes/no on the generator)
     # | http (a /rerank server: reranker_url, reranker_model)
     reranker: str = DEFAULT
+    # How the packaged reranker runs: auto (PyTorch under bfloat16 autocast where the CPU computes
+    # bfloat16 natively, AMX or AVX512-BF16; else onnx-int8) | onnx-int8 (exported to ONNX and
+    # quantised to int8 in the cache folder on first use) | torch. Chosen on measurements of both on our
+    # own held-out sets and on 2 cores: resources/models/reranker/README.md, "int8 ONNX".
+    reranker_runtime: str = "auto"
     reranker_path: str = ""
     reranker_url: str = ""
     reranker_model: str = ""
@@ -63,6 +69,11 @@ class ModelsConfig:
     batch_threads: int = 0
 
     def __post_init__(self) -> None:
+        if self.reranker_runtime not in RERANKER_RUNTIMES:
+            raise ConfigError(
+                f"[models] reranker_runtime must be one of {', '.join(RERANKER_RUNTIMES)}, "
+                f"got {self.reranker_runtime!r}"
+            )
         for slot, url, model in self.servers():
             if not url:
                 raise ConfigError(f'[models] {slot} = "http" needs {slot}_url, the server\'s address.')

@@ -1,6 +1,11 @@
 """Evaluate the shipped reranker folder exactly as the app loads it (CrossEncoder, fp16 file -> fp32).
 
     python training/reranker/evaluate.py [--model resources/models/reranker] [--threads 2]
+    python training/reranker/evaluate.py --runtime onnx-int8 --skip squad speed --out training/reranker/results-onnx-int8.json
+
+`--runtime` sentence-transformers (the default: CrossEncoder in float32, no autocast) or one of the
+app's own CrossEncoderScorer runtimes: torch (float32 under bfloat16 autocast where the CPU has it
+natively, as the app runs it), onnx-int8 or onnx-fp32 (exported into a temporary cache folder).
 
 1. our own validation split (prepared/val.jsonl): BM25 top-20 (+ gold appended when BM25 missed it),
    MRR / Recall@1 of BM25 order vs reranked order, per source and overall.
@@ -20,6 +25,7 @@ import os
 import re
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -28,6 +34,22 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import BM25, OUT_MODEL, PREPARED, SHARED_EVAL, TRAINING, fmt, rank_metrics, read_jsonl  # noqa: E402
+
+
+class AppScorer:
+    """The app's CrossEncoderScorer behind the two CrossEncoder calls used here."""
+
+    def __init__(self, model: str, runtime: str, threads: int, cache: Path) -> None:
+        from citedesk_engine.models.cross_encoder import CrossEncoderScorer
+        from transformers import AutoTokenizer
+
+        self.tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=True)
+        self.max_seq_length = 256
+        self.scorer = CrossEncoderScorer(Path(model), threads=threads, runtime=runtime, cache_dir=cache)
+        self.runtime = self.scorer.load()
+
+    def predict(self, pairs, batch_size: int = 16, show_progress_bar: bool = False) -> np.ndarray:
+        return np.asarray(self.scorer.score(pairs), dtype=np.float64)
 
 
 def score_all(ce, pairs: list[tuple[str, str]], batch: int = 16) -> np.ndarray:
@@ -167,12 +189,20 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="torch threads for the accuracy runs")
     ap.add_argument("--skip", nargs="*", default=[], choices=["val", "squad", "speed"])
     ap.add_argument("--out", default=str(TRAINING / "reranker" / "results.json"))
+    ap.add_argument("--runtime", default="sentence-transformers", choices=["sentence-transformers", "torch", "onnx-int8", "onnx-fp32"])
     args = ap.parse_args()
     from sentence_transformers import CrossEncoder
 
     torch.set_num_threads(args.threads)
-    ce = CrossEncoder(args.model, device="cpu", local_files_only=True)
-    res = {"model": args.model, "loaded_dtype": str(next(ce.parameters()).dtype), "max_length": ce.max_seq_length}
+    if args.runtime == "sentence-transformers":
+        ce = CrossEncoder(args.model, device="cpu", local_files_only=True)
+        res = {"model": args.model, "loaded_dtype": str(next(ce.parameters()).dtype), "max_length": ce.max_seq_length}
+    else:
+        if "speed" not in args.skip:
+            raise SystemExit("--runtime: time it with benchmarks/rerank_speed.py (add --skip speed)")
+        cache = Path(tempfile.mkdtemp(prefix="citedesk-eval-"))
+        ce = AppScorer(args.model, args.runtime, args.threads, cache)
+        res = {"model": args.model, "runtime": ce.runtime, "max_length": ce.max_seq_length}
     out_path = Path(args.out)
     if out_path.exists():
         res = json.loads(out_path.read_text()) | res

@@ -12,15 +12,17 @@ import importlib.util
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..config import DEFAULT, HTTP, SMALL, ModelsConfig
 from ..errors import ModelError
 from ..resources import resources_dir
 from ..types import ModelInfo
+from .cross_encoder import ONNX_INT8, resolve_runtime
 from .endpoint import endpoint_state
 from .http_models import embedder_name
+from .onnx_export import INT8, cached_onnx
 
 _CHUNK = 8 * 1024 * 1024
 
@@ -116,7 +118,7 @@ class ModelRegistry:
         choice = self.config.generator
         if choice == HTTP:
             raise ModelError(
-                "The generator is a server (generator = \"http\"), not a local file: a local model is "
+                'The generator is a server (generator = "http"), not a local file: a local model is '
                 "needed here (reranker = gguf reads the generator's own probabilities)."
             )
         if choice not in PACKAGED_GENERATORS:
@@ -129,6 +131,14 @@ class ModelRegistry:
         if self.config.reranker != DEFAULT:
             return _user_folder(self.config.reranker_path, "reranker")
         return _packaged_folder(packaged_reranker_folder(), RERANKER_SHA256, "reranker", "another reranker")
+
+    def reranker_onnx(self) -> Path | None:
+        """The int8 ONNX export of the packaged reranker, made now if it is not in the cache yet, where
+        its runtime resolves to onnx-int8 (None where PyTorch runs it). `citedesk models`, run by the
+        set-up, calls it so that the first question does not wait for the export."""
+        if self.config.reranker != DEFAULT or resolve_runtime(self.config.reranker_runtime) != ONNX_INT8:
+            return None
+        return cached_onnx(self.reranker_path(), self.cache_dir, INT8)
 
     def verifier_path(self) -> Path:
         """The sentence-transformers CrossEncoder folder of the packaged claim verifier, checked by sha256."""
@@ -145,7 +155,7 @@ class ModelRegistry:
         return (
             self._describe_embedder(verify),
             self._describe_generator(verify),
-            self._describe_reranker(),
+            self._describe_reranker(verify),
             self._describe_verifier(),
             self._describe_reader(),
         )
@@ -190,12 +200,19 @@ class ModelRegistry:
         title = PACKAGED_GENERATORS[choice].title
         return ModelInfo("generator", "packaged", str(path), path.stat().st_size, True, title)
 
-    def _describe_reranker(self) -> ModelInfo:
+    def _describe_reranker(self, verify: bool) -> ModelInfo:
         kind = self.config.reranker
         if kind == DEFAULT:
-            return _describe_packaged(
-                "reranker", packaged_reranker_folder(), self.reranker_path, RERANKER_TITLE
-            )
+            folder = packaged_reranker_folder()
+            info = _describe_packaged("reranker", folder, self.reranker_path, RERANKER_TITLE)
+            if not verify or not info.verified:
+                return info
+            try:
+                exported = self.reranker_onnx()
+            except ModelError as exc:  # the scorer falls back the same way
+                return replace(info, detail=f"{info.detail}; {exc}: it runs on PyTorch")
+            runs = f"runs as int8 ONNX ({exported})" if exported else "runs on PyTorch"
+            return replace(info, detail=f"{info.detail}; {runs}")
         if kind in ("", "none"):
             return ModelInfo("reranker", "none", "", 0, True, "no reranker configured (fusion order kept)")
         if kind == "embedding":

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import RerankerError
 from ..index.library import Library
-from ..models.cross_encoder import CrossEncoderScorer
+from ..models.cross_encoder import TORCH, CrossEncoderScorer
 from ..protocols import Embedder
 from ..types import Candidate, Passage
 from .fusion import blend
@@ -116,8 +116,16 @@ class CrossEncoderReranker:
 
     name = "cross-encoder"
 
-    def __init__(self, folder: str, batch_size: int = 16) -> None:
-        self._scorer = CrossEncoderScorer(Path(folder), batch_size=batch_size)
+    def __init__(
+        self, folder: str, batch_size: int = 16, runtime: str = TORCH, cache_dir: Path | None = None
+    ) -> None:
+        self._scorer = CrossEncoderScorer(
+            Path(folder), batch_size=batch_size, runtime=runtime, cache_dir=cache_dir
+        )
+
+    @property
+    def scorer(self) -> CrossEncoderScorer:
+        return self._scorer
 
     def score(self, query: str, passages: Sequence[Passage]) -> list[float]:
         return self._scorer.score([(query, p.text) for p in passages])
