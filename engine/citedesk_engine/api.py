@@ -271,6 +271,7 @@ class Engine:
         within = frozenset(scope) if scope else None
         store = self.library.conversations
         if conversation is not None and not store.exists(conversation):
+        manifest = self.library.manifest
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
         earlier = (
             [_turn(turn.question, turn.answer) for turn in store.turns(conversation)]
@@ -286,8 +287,8 @@ class Engine:
             generator=self.generator,
             verifier=ClaimVerifier(self.config.verify, self.embedder, self.claim_judge, self.answer_reader),
             config=self.config.answer,
-            tiers=lambda: {d.document: d.authority for d in self.documents()},
-            paths=lambda: {d.document: d.source_path for d in self.documents()},
+            tiers=lambda: manifest.per_document("authority"),
+            paths=lambda: manifest.per_document("source_path"),
             library_empty=lambda: (
                 not any(
                     within is None or document in within for document in self.library.manifest.live_versions()
@@ -302,7 +303,7 @@ class Engine:
             searched_in=scope_words(scope) if scope else "the library",
             calibrated_rerank=self.config.models.reranker == DEFAULT,
             identify_language=identify,
-            document_languages=lambda: {d.document: d.language for d in self.documents()},
+            document_languages=lambda: manifest.per_document("language"),
         )
         written: list[str] = []
 

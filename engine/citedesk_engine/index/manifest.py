@@ -18,6 +18,7 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
 
@@ -48,6 +49,22 @@ CREATE TABLE IF NOT EXISTS metadata (
     document TEXT PRIMARY KEY, title TEXT NOT NULL, authors TEXT NOT NULL, year INTEGER, source TEXT NOT NULL
 );
 """
+# The words of every structure label (headings, slides, sheets, symbols), kept in step with the structure
+# table by triggers: a question finds the labels that share a word with it without reading them all
+# (300,000 labels of 10,000 papers took seconds a question). `_` is a word character, as in `\w`.
+_LABEL_WORDS = """
+CREATE VIRTUAL TABLE structure_words USING fts5(
+    label, content='structure', content_rowid='rowid', tokenize="unicode61 remove_diacritics 0 tokenchars '_'"
+);
+CREATE TRIGGER structure_words_insert AFTER INSERT ON structure BEGIN
+    INSERT INTO structure_words (rowid, label) VALUES (new.rowid, new.label);
+END;
+CREATE TRIGGER structure_words_delete AFTER DELETE ON structure BEGIN
+    INSERT INTO structure_words (structure_words, rowid, label) VALUES ('delete', old.rowid, old.label);
+END;
+INSERT INTO structure_words (structure_words) VALUES ('rebuild');
+"""
+_PER_DOCUMENT = ("source_path", "authority", "language")
 _COLUMNS = (
     "document, source_path, sha256, version, size, mtime, kind, units, pages, language, authority, "
     "ingested_at, text_sha256"
@@ -101,6 +118,9 @@ class Manifest:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        known = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'structure_words'").fetchone()
+        if not known:  # a new library, or one made before the label index: built from the labels it has
+            self._db.executescript(f"BEGIN; {_LABEL_WORDS} COMMIT;")
 
     def close(self) -> None:
         self._db.close()
@@ -128,6 +148,13 @@ class Manifest:
             out.setdefault(document, []).append(warning)
         return {document: tuple(found) for document, found in out.items()}
 
+    def per_document(self, column: str) -> dict[str, Any]:
+        """One column of every document (source_path, authority or language), by document: a few
+        milliseconds for 10,000 documents, where reading their whole records takes tens."""
+        if column not in _PER_DOCUMENT:
+            raise ValueError(f"not a per-document column: {column}")
+        return dict(self._db.execute(f"SELECT document, {column} FROM documents").fetchall())
+
     def live_versions(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT document, version FROM documents").fetchall())
 
@@ -139,13 +166,31 @@ class Manifest:
         ).fetchall()
         return [StructureNode(*row) for row in rows]
 
-    def structure_nodes(self) -> list[tuple[str, str, str, int, int, int]]:
-        """Every live structure node: (document, version, label, level, char_start, char_end)."""
+    def structure_labels(self, words: Iterable[str]) -> list[tuple[int, str]]:
+        """The live structure labels that hold any of these words (lower case): (row id, label)."""
+        wanted = sorted({w for w in words if w})
+        if not wanted:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in wanted)
         rows = self._db.execute(
-            "SELECT s.document, d.version, s.label, s.level, s.char_start, s.char_end "
-            "FROM structure s JOIN documents d ON d.document = s.document"
-        ).fetchall()
-        return [tuple(row) for row in rows]
+            "SELECT rowid, label FROM structure_words WHERE structure_words MATCH ?", (match,)
+        )
+        return [(int(rowid), str(label)) for rowid, label in rows]
+
+    def structure_spans(self, rowids: Iterable[int]) -> dict[int, tuple[str, str, int, int, int]]:
+        """Where these structure nodes are: row id -> (document, version, level, char_start, char_end)."""
+        found: dict[int, tuple[str, str, int, int, int]] = {}
+        ids = sorted(set(rowids))
+        for start in range(0, len(ids), 500):  # SQLite's limit on bound parameters
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._db.execute(
+                "SELECT s.rowid, s.document, d.version, s.level, s.char_start, s.char_end FROM structure s "
+                f"JOIN documents d ON d.document = s.document WHERE s.rowid IN ({marks})",
+                chunk,
+            )
+            found.update((int(row[0]), tuple(row[1:])) for row in rows)
+        return found
 
     def begin_version(self, document: str, version: str) -> None:
         """Record the intent to write rows of `version`, before any is written."""

@@ -125,23 +125,25 @@ class StructureRetriever:
         words = {w for w in (t.lower() for t in _WORD.findall(query)) if w not in _STOP}
         if not words:
             return []
-        matches: list[tuple[float, int, str, str, int, int]] = []
-        for document, version, label, level, start, end in self.library.manifest.structure_nodes():
-            if versions is not None and version not in versions:
-                continue
+        manifest = self.library.manifest
+        shares: dict[int, float] = {}
+        for rowid, label in manifest.structure_labels(words):  # those sharing a word with the query
             # Every word of the label counts: in "Section A" the "a" is what tells it from "Section B".
             label_words = {t.lower() for t in _WORD.findall(label)}
-            if not label_words:
-                continue
-            share = len(label_words & words) / len(label_words)
+            share = len(label_words & words) / len(label_words) if label_words else 0.0
             if share >= 0.5:
-                # Deeper (more specific) sections first among equal matches.
-                matches.append((share, level, document, version, start, end))
-        matches.sort(key=lambda m: (-m[0], -m[1]))
+                shares[rowid] = share
+        matches = sorted(
+            (shares[rowid], level, rowid, document, start, end)
+            for rowid, (document, version, level, start, end) in manifest.structure_spans(shares).items()
+            if versions is None or version in versions
+        )
+        # The best share first; deeper (more specific) sections first among equal matches.
+        matches.sort(key=lambda m: (-m[0], -m[1], m[2]))
         found: list[tuple[str, float]] = []
         seen: set[str] = set()
-        for share, _, document, _version, start, end in matches:
-            for unit in self.library.manifest.units_in_span(document, start, end):
+        for share, _, _, document, start, end in matches:
+            for unit in manifest.units_in_span(document, start, end):
                 if unit.unit_id not in seen:
                     seen.add(unit.unit_id)
                     found.append((unit.unit_id, share))
