@@ -33,7 +33,9 @@ from .export import scope_words
 from .index.blobs import sha256_hex
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
-from .ingest.pipeline import IngestPipeline, document_id, embed_texts
+from .index.vectors import AnnPolicy
+from .ingest.pipeline import IngestPipeline, document_id
+from .ingest.reembed import reembed_library
 from .languages import identify
 from .models.claim_model import build_claim_judge
 from .models.embedder import SentenceTransformerEmbedder
@@ -112,7 +114,10 @@ class Engine:
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
-        engine = cls(Library(folder), config, registry, embedder)
+        policy = AnnPolicy(
+            config.retrieval.ann_min_units, config.retrieval.ann_nprobes, config.retrieval.ann_refine_factor
+        )
+        engine = cls(Library(folder, policy), config, registry, embedder)
         engine._generator = generator
         engine._recogniser = recogniser
         return engine
@@ -151,26 +156,15 @@ class Engine:
         return stored is not None and stored != name
 
     def reembed(self, *, on_event: EventCallback | None = None, cancel: threading.Event | None = None) -> int:
-        """Embed every passage again with the configured embedder (after the embedder slot changed).
-        The new vectors replace the old ones only once all are computed; cancel keeps the old ones."""
+        """Embed every passage again with the configured embedder (after the embedder slot changed),
+        document by document into a new vector table that replaces the old one once complete. Stopped
+        (Cancelled, a crash), the old vectors stay in use and the next call goes on from the documents
+        done (ingest/reembed.py)."""
         embedder = self._embedder if self._embedder is not None else self._load_embedder()
-        units = [
-            u for document in self.library.manifest.live_versions() for u in self.library.units(document)
-        ]
-        vectors = embed_texts(
-            embedder,
-            [u.index_text for u in units],
-            self.config.ingest.embed_batch,
-            "library",
-            on_event,
-            cancel,
-        )
-        self.library.replace_vectors(
-            units, vectors, Library.embedder_signature(embedder.name, embedder.dimension)
-        )
+        units = reembed_library(self.library, embedder, self.config.ingest.embed_batch, on_event, cancel)
         self._embedder, self._embedder_checked = embedder, True
         self._query_vectors.clear()
-        return len(units)
+        return units
 
     def recogniser(self) -> Recogniser:
         """The OCR recogniser (its models load at the first page it reads), on every core like
@@ -271,13 +265,13 @@ class Engine:
         within = frozenset(scope) if scope else None
         store = self.library.conversations
         if conversation is not None and not store.exists(conversation):
-        manifest = self.library.manifest
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
         earlier = (
             [_turn(turn.question, turn.answer) for turn in store.turns(conversation)]
             if conversation is not None and follow_up
             else []
         )
+        manifest = self.library.manifest
         flow = AnswerFlow(
             retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(
                 query, count, asked, scope=within
@@ -546,4 +540,5 @@ class Engine:
             units=sum(d.units for d in documents),
             size_bytes=self.library.size_bytes(),
             models=self.models(verify=verify_models),
+            needs_reembed=bool(documents) and self.needs_reembed(),
         )

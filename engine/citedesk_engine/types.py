@@ -361,6 +361,9 @@ class LibraryStatus:
     units: int
     size_bytes: int
     models: tuple[ModelInfo, ...] = ()
+    # The passages' vectors come from another embedder than the configured one (the setting changed,
+    # or a re-embedding stopped): questions wait for `reembed`, which goes on from what was done.
+    needs_reembed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

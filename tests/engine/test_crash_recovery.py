@@ -44,8 +44,23 @@ def run_driver(library: Path, mode: str, paths: list[Path], kill_at_line: int | 
     return child.wait(timeout=120)
 
 
+class CountingEmbedder(HashEmbedder):
+    """Counts the passages it is asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passages = 0
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        self.passages += len(texts)
+        return super().embed(texts)
+
+
 def reopen_and_check(library: Path, paths: list[Path]) -> None:
-    with Engine.open(library, embedder=HashEmbedder()) as engine:
+    """The library opens consistent and the same ingest finishes the job, embedding only the files that
+    were not committed before the kill."""
+    embedder = CountingEmbedder()
+    with Engine.open(library, embedder=embedder) as engine:
         assert_consistent(engine)
         committed = {d.document: d.sha256 for d in engine.documents()}
         report = engine.ingest(paths)
@@ -54,6 +69,7 @@ def reopen_and_check(library: Path, paths: list[Path]) -> None:
             up_to_date = committed.get(result.document) == current
             expected = FileStatus.UNCHANGED if up_to_date else FileStatus.INGESTED
             assert result.status is expected, (result.path, result.status, result.reason)
+        assert embedder.passages == sum(r.units for r in report.files if r.status is FileStatus.INGESTED)
         assert len(engine.documents()) == len(paths)
         assert_consistent(engine)
 

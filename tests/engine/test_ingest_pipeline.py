@@ -334,6 +334,54 @@ def test_reembed_replaces_every_vector_with_the_new_model(tmp_path: Path) -> Non
         assert engine.retrieve("museum Sundays", k=1).candidates
 
 
+class CountingEmbedder(HashEmbedder):
+    def __init__(self, dimension: int) -> None:
+        super().__init__(dimension)
+        self.passages = 0
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        self.passages += len(texts)
+        return super().embed(texts)
+
+
+def test_a_stopped_reembed_goes_on_from_the_documents_done(tmp_path: Path) -> None:
+    """Cancelled after two documents, then the app closed: the table being built is kept, and the next
+    re-embedding embeds only what was not done, leaving out a document removed in between."""
+    paths = [*_two_documents(tmp_path)]
+    for number in range(4):
+        extra = tmp_path / f"note{number}.txt"
+        extra.write_text(f"Note {number}: the archive holds {number + 3} boxes of letters.", encoding="utf-8")
+        paths.append(extra)
+    library = tmp_path / "lib"
+    with Engine.open(library, embedder=HashEmbedder(64)) as engine:
+        engine.ingest(paths)
+        sizes = {d.document: d.units for d in engine.documents()}
+    first = CountingEmbedder(32)
+    with Engine.open(library, embedder=first) as engine:
+        cancel = threading.Event()
+
+        def stop_after_two(event: object) -> None:
+            if isinstance(event, Progress) and event.stage == "embed" and event.done >= 2:
+                cancel.set()
+
+        with pytest.raises(Cancelled):
+            engine.reembed(on_event=stop_after_two, cancel=cancel)
+        assert engine.needs_reembed() and (library / "vectors.next").exists()
+        done = first.passages
+        assert 0 < done < sum(sizes.values())
+        removed = next(d.document for d in engine.documents() if d.document.endswith("museum.txt"))
+        engine.delete(removed)  # embedded already: its new vectors must go too
+    again = CountingEmbedder(32)
+    with Engine.open(library, embedder=again) as engine:  # the table being built survived the close
+        assert engine.reembed() == sum(sizes.values()) - sizes[removed]
+        assert again.passages == sum(sizes.values()) - done  # the museum was among the done ones
+        assert not engine.needs_reembed() and not (library / "vectors.next").exists()
+        assert engine.library.vectors.count() == sum(sizes.values()) - sizes[removed]
+        assert engine.library.vectors.versions() == set(engine.library.manifest.live_versions().values())
+        hits = engine.retrieve("Which river does the bridge cross?", k=1, signals=["vector"])
+        assert "Tagus" in hits.candidates[0].unit.passage
+
+
 def test_a_reembed_interrupted_by_a_crash_is_finished_or_rolled_back(tmp_path: Path) -> None:
     import shutil
     import sqlite3

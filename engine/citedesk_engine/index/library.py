@@ -28,13 +28,14 @@ from .conversations import Conversations
 from .lexical import LexicalIndex
 from .lock import LibraryLock
 from .manifest import Manifest
-from .vectors import VectorStore
+from .vectors import AnnPolicy, VectorStore
 
 log = logging.getLogger(__name__)
 
 _VECTORS_NEXT = "vectors.next"
 _VECTORS_OLD = "vectors.old"
-_SIGNATURE = "EMBEDDER"  # inside a vector folder built by replace_vectors: the embedder's signature
+_SIGNATURE = "EMBEDDER"  # inside a complete vector folder built for a new embedder: its signature
+_PENDING = "EMBEDDER.PENDING"  # inside vectors.next while it is being built: the new embedder's signature
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,18 +51,19 @@ class NewVersion:
 
 
 class Library:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, vector_policy: AnnPolicy | None = None) -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise LibraryError(f"Cannot create the library folder {folder}: {exc.strerror}") from exc
         self.folder = folder
+        self._vector_policy = vector_policy or AnnPolicy()
         self._lock = LibraryLock(folder / "lock")
         try:
             self.manifest = Manifest(folder / "library.sqlite")
             self.blobs = BlobStore(folder / "blobs")
             self._finish_vector_swap()
-            self.vectors = VectorStore(folder / "vectors")
+            self.vectors = VectorStore(folder / "vectors", self._vector_policy)
             self.lexical = LexicalIndex(folder / "lexical")
             self.conversations = Conversations(folder / "library.sqlite")
             self.recover()
@@ -110,33 +112,43 @@ class Library:
             self.blobs.keep_only(self.manifest.referenced_blobs())
         return written - started, time.perf_counter() - written
 
-    def replace_vectors(
-        self, units: Sequence[EvidenceUnit], vectors: npt.NDArray[np.float32], signature: str
-    ) -> None:
-        """Swap in a new vector table for all units (a new embedder): written beside the old one,
-        marked complete with the embedder's signature, then renamed into place. A crash at any point
-        leaves either the old vectors with the old signature or the new ones with the new signature."""
+    def vectors_in_progress(self, signature: str) -> VectorStore:
+        """The vector table being built beside the current one for a new embedder (`signature`): the one
+        an earlier re-embedding with the same embedder left (cancelled, the app closed or crashed), to
+        go on with, else a new one. The current vectors stay in use until `install_vectors`."""
         building = self.folder / _VECTORS_NEXT
-        shutil.rmtree(building, ignore_errors=True)
-        store = VectorStore(building)
-        for start in range(0, len(units), 2048):
-            store.add(units[start : start + 2048], vectors[start : start + 2048])
+        pending = building / _PENDING
+        resumable = pending.exists() and pending.read_text(encoding="utf-8") == signature
+        if building.exists() and not resumable:
+            shutil.rmtree(building)
+        building.mkdir(exist_ok=True)
+        if not resumable:
+            _write_atomically(pending, signature)
+        return VectorStore(building, self._vector_policy)
+
+    def install_vectors(self, store: VectorStore, signature: str) -> None:
+        """Swap in the complete table `vectors_in_progress` gave: marked complete with the embedder's
+        signature, then renamed into place. A crash at any point leaves either the old vectors with the
+        old signature or the new ones with the new signature."""
         store.compact()
-        (building / _SIGNATURE).write_text(signature, encoding="utf-8")  # the completion mark
+        building = self.folder / _VECTORS_NEXT
+        _write_atomically(building / _SIGNATURE, signature)  # the completion mark
+        (building / _PENDING).unlink(missing_ok=True)
         current = self.folder / "vectors"
         if current.exists():
             os.replace(current, self.folder / _VECTORS_OLD)
         os.replace(building, current)
         self._finish_vector_swap()
-        self.vectors = VectorStore(current)
+        self.vectors = VectorStore(current, self._vector_policy)
 
     def _finish_vector_swap(self) -> None:
-        """Complete or roll back a vector swap a crash interrupted (see replace_vectors)."""
+        """Complete or roll back a vector swap a crash interrupted (see install_vectors); a table still
+        being built (pending) is kept for its re-embedding to go on."""
         current, building = self.folder / "vectors", self.folder / _VECTORS_NEXT
         if building.exists():
             if (building / _SIGNATURE).exists() and not current.exists():
                 os.replace(building, current)
-            else:
+            elif not (building / _PENDING).exists():
                 shutil.rmtree(building)
         shutil.rmtree(self.folder / _VECTORS_OLD, ignore_errors=True)
         marked = current / _SIGNATURE
@@ -201,3 +213,9 @@ class Library:
                 "Re-index it with the new embedder (Settings in the app, or `citedesk reembed`) or switch "
                 "the embedder back."
             )
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)

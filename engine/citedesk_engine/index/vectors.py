@@ -1,9 +1,25 @@
-"""Evidence units with their vectors in LanceDB (cosine on L2-normalised vectors)."""
+"""Evidence units with their vectors in LanceDB (cosine on L2-normalised vectors).
+
+Two ways to search, chosen by the table's size (`AnnPolicy`):
+- exact, on an in-memory copy of the vectors (float32, 1.5 KB a unit): one matrix product, faster than
+  anything else up to a few hundred thousand units;
+- approximate, once the table holds `min_units` rows: LanceDB's IVF-PQ index, built at the end of the
+  ingest that crosses the size and kept up to date by each later ingest's `compact` (new rows are
+  added to the index; until then LanceDB searches them exactly). The index's candidates are re-scored
+  with the stored vectors (`refine_factor`), so distances are exact and only the recall is
+  approximate (benchmarks/million/ann.py measures it against exact search). No vector matrix is held
+  in memory then, and a stored vector is read by its unit id through a scalar index.
+A scoped question (some documents only) is always searched exactly over those documents' rows.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,23 +28,51 @@ import numpy.typing as npt
 
 from ..types import EvidenceUnit
 
+log = logging.getLogger(__name__)
+
 TABLE = "units"
+VECTOR_INDEX = "vector_idx"
+# LanceDB's caches, bounded: by default they grow with every version written (about 0.2 MB a document
+# added, 2 GB over 10,000 documents). The index cache holds the ANN partitions searched (PQ codes: 48
+# bytes a unit) and the scalar indexes; the metadata cache the table's manifests.
+INDEX_CACHE_BYTES = 512 << 20
+METADATA_CACHE_BYTES = 64 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class AnnPolicy:
+    """When the vector table gets an approximate index, and how that index is searched."""
+
+    min_units: int = 200_000  # below: exact search on the in-memory matrix
+    nprobes: int = 20  # IVF partitions searched per question
+    refine_factor: int = 10  # candidates re-scored with the stored vectors: limit x this
+    code_dimensions: int = 8  # dimensions per PQ code (48 codes for 384-dimensional vectors)
 
 
 def _quote(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def _in(column: str, values: Sequence[str]) -> str:
+    return f"{column} IN ({', '.join(_quote(v) for v in values)})"
+
+
 class VectorStore:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, policy: AnnPolicy | None = None) -> None:
         import lancedb
         import pyarrow as pa
 
         self._pa = pa
-        self._db = lancedb.connect(str(folder))
+        self.policy = policy or AnnPolicy()
+        session = lancedb.Session(
+            index_cache_size_bytes=INDEX_CACHE_BYTES, metadata_cache_size_bytes=METADATA_CACHE_BYTES
+        )
+        self._db = lancedb.connect(str(folder), session=session)
         self._table: Any = None
+        self._indexed = False
         if TABLE in self._db.list_tables().tables:
             self._table = self._db.open_table(TABLE)
+            self._indexed = any(i.name == VECTOR_INDEX for i in self._table.list_indices())
         # Exact search runs on an in-memory copy of the vectors (float32, 1.5 KB a unit): one matrix
         # product beats a scan through the table by an order of magnitude. Writes mark it stale.
         self._matrix: npt.NDArray[np.float32] | None = None
@@ -90,11 +134,18 @@ class VectorStore:
     def count(self) -> int:
         return 0 if self._table is None else int(self._table.count_rows())
 
+    @property
+    def approximate(self) -> bool:
+        """True once the table has its ANN index (searches are then approximate, see the module)."""
+        return self._indexed
+
     def search(
         self, vector: npt.NDArray[np.float32], limit: int, versions: frozenset[str] | None = None
     ) -> list[tuple[str, str, float]]:
         """The nearest units by cosine distance: (unit_id, version, distance), closest first; with
         `versions`, only units of those document versions (a scoped question)."""
+        if self._indexed:
+            return self._search_table(vector, limit, versions)
         matrix = self._vectors()
         if matrix is None or not len(matrix) or limit <= 0:
             return []
@@ -112,6 +163,21 @@ class VectorStore:
         ids = [self._ids[i] for i in (top if rows is None else rows[top])]
         return [(uid, uid.split("-")[0], float(1.0 - similarity[i])) for uid, i in zip(ids, top, strict=True)]
 
+    def _search_table(
+        self, vector: npt.NDArray[np.float32], limit: int, versions: frozenset[str] | None
+    ) -> list[tuple[str, str, float]]:
+        if limit <= 0 or versions is not None and not versions:
+            return []
+        query = self._table.search(np.asarray(vector, dtype=np.float32)).distance_type("cosine")
+        if versions is None:
+            query = query.nprobes(self.policy.nprobes).refine_factor(self.policy.refine_factor)
+        else:  # exact over the scope's rows (found through the version column's scalar index)
+            query = query.where(_in("version", sorted(versions)), prefilter=True).bypass_vector_index()
+        found = query.limit(limit).select(["unit_id", "_distance"]).to_arrow()
+        ids = found.column("unit_id").to_pylist()
+        distances = found.column("_distance").to_pylist()
+        return [(uid, uid.split("-")[0], float(d)) for uid, d in zip(ids, distances, strict=True)]
+
     def _vectors(self) -> npt.NDArray[np.float32] | None:
         if self._matrix is None and self._table is not None:
             table = self._table.search().select(["unit_id", "vector"]).limit(None).to_arrow()
@@ -128,6 +194,21 @@ class VectorStore:
 
     def vectors_by_id(self, unit_ids: Sequence[str]) -> dict[str, npt.NDArray[np.float32]]:
         """The stored vectors of these units (units not in the index are left out)."""
+        if self._indexed:
+            found: dict[str, npt.NDArray[np.float32]] = {}
+            wanted = sorted(set(unit_ids))
+            for start in range(0, len(wanted), 500):
+                rows = (
+                    self._table.search()
+                    .where(_in("unit_id", wanted[start : start + 500]))
+                    .select(["unit_id", "vector"])
+                    .limit(None)
+                    .to_arrow()
+                )
+                column = rows.column("vector").combine_chunks()
+                matrix = column.values.to_numpy().reshape(-1, column.type.list_size)
+                found.update(zip(rows.column("unit_id").to_pylist(), matrix, strict=True))
+            return found
         matrix = self._vectors()
         if matrix is None:
             return {}
@@ -140,6 +221,32 @@ class VectorStore:
         return set(table.column("version").unique().to_pylist())
 
     def compact(self) -> None:
-        """Merge small fragments left by many per-document writes (cheap, safe at any time)."""
-        if self._table is not None:
-            self._table.optimize()
+        """Merge small fragments left by many per-document writes, add new rows to the ANN index, and
+        build that index once the table reaches the policy's size. Safe at any time; the library's
+        lock keeps other processes out, so replaced files are removed at once (they would otherwise
+        stay on disk for a week)."""
+        if self._table is None:
+            return
+        with warnings.catch_warnings():  # "any concurrent reader or writer will fail": none can exist
+            warnings.filterwarnings("ignore", message="optimize.cleanup_older_than", category=UserWarning)
+            self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
+        if not self._indexed and self.count() >= self.policy.min_units:
+            self.build_index()
+
+    def build_index(self) -> None:
+        """The ANN index over every row, and scalar indexes on the unit id and the version (read by
+        id, scoped search, delete). Minutes at a million units; the exact search works until then."""
+        from lancedb.index import BTree, IvfPq
+
+        log.info("building the ANN index over %d vectors", self.count())
+        for column in ("unit_id", "version"):
+            self._table.create_index(column, config=BTree(), replace=True)
+        dimension = self._table.schema.field("vector").type.list_size
+        codes = (
+            dimension // self.policy.code_dimensions if dimension % self.policy.code_dimensions == 0 else 1
+        )
+        config = IvfPq(distance_type="cosine", num_sub_vectors=codes)
+        self._table.create_index("vector", config=config, replace=True, name=VECTOR_INDEX)
+        self._indexed = True
+        self._matrix, self._ids, self._rows = None, [], {}
+        self._versions = np.array([], dtype=str)
