@@ -346,6 +346,27 @@ class MainWindow(QMainWindow):
         )
         self.apply_settings(config.with_changes(models=models), reembed)
 
+    def _offer_reembed(self) -> None:
+        """The library's passages were embedded by another model than the one set (a re-embedding
+        stopped, or the setting changed outside the app): questions need them embedded again."""
+        answer = QMessageBox.question(
+            self,
+            "CiteDesk",
+            "This library's passages were embedded by another model than the embedder set in Settings "
+            "(a re-embedding was stopped, or the setting changed). Questions can be asked once they are "
+            "embedded again.\n\nEmbed them now? Passages already done are kept; you can cancel and "
+            "go on later.",
+        )
+        if answer == QMessageBox.StandardButton.Yes:
+            self.library.work_started("Embedding every passage with the new embedder…")
+            self.runner.submit("reembed")
+        else:
+            self.statusBar().showMessage(
+                "Not embedded again: questions wait until the passages are (open the library again, or "
+                "switch the embedder back in Settings).",
+                30000,
+            )
+
     def apply_settings(self, config: Config, reembed: bool) -> None:
         if reembed:
             self.library.work_started("Embedding every passage with the new embedder…")
@@ -427,22 +448,26 @@ class MainWindow(QMainWindow):
             self.trace.clear()
             self.runner.submit("conversations")
             self.runner.submit("remote_servers")  # then the models load; the window is usable meanwhile
+            if self._library_status is not None and self._library_status.needs_reembed:
+                self._offer_reembed()
         elif operation == "remote_servers":
             self._confirm_remote(*result)  # type: ignore[misc]
         elif operation in ("delete", "refresh", "set_authority", "describe"):
             self._show_library(result)
-        elif operation == "apply_settings":
+        elif operation in ("apply_settings", "reembed"):
             self.library.ingest_finished()
             if result is None:
                 self.statusBar().showMessage(
-                    "Re-embedding cancelled: the old vectors are kept. Switch the embedder back in Settings, "
-                    "or open Settings again to re-embed.",
+                    "Re-embedding stopped: the passages done are kept, and it goes on from there when you "
+                    "open this library again (or switch the embedder back in Settings).",
                     30000,
                 )
                 self.runner.submit("refresh")
             else:
                 self._show_library(result)
                 saved, self._settings_message = self._settings_message or "Settings saved.", ""
+                if operation == "reembed":
+                    saved = "Every passage is embedded with the new embedder: ask away."
                 self.statusBar().showMessage(saved, 30000)
         elif operation == "settings":
             self._edit_settings(*result)  # type: ignore[misc]

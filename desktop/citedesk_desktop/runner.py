@@ -119,6 +119,9 @@ class _Worker(QObject):
             if reembed:
                 engine.reembed(on_event=self.event.emit, cancel=self._cancel)
             return self._snapshot()
+        if operation == "reembed":  # the library's passages for the configured embedder, resumed
+            engine.reembed(on_event=self.event.emit, cancel=self._cancel)
+            return self._snapshot()
         if operation in ("ingest", "reindex"):
             report = engine.ingest(
                 payload, on_event=self.event.emit, cancel=self._cancel, force=operation == "reindex"
@@ -208,7 +211,7 @@ class EngineRunner(QObject):
         return self._pending > 0
 
     def submit(self, operation: str, payload: Any = None) -> None:
-        if operation in ("ingest", "reindex", "ask", "apply_settings"):
+        if operation in ("ingest", "reindex", "ask", "apply_settings", "reembed"):
             self._cancel.clear()
         self._pending += 1
         if self._pending == 1:

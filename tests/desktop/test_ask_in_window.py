@@ -154,7 +154,9 @@ def test_ask_in_the_selected_documents_then_the_whole_library(
     qtbot.waitUntil(lambda: not window.runner.busy, timeout=120_000)
     survey = str(docs / "survey.txt")
     table = window.library.table
-    table.selectRow(next(i for i in range(table.rowCount()) if "survey" in table.item(i, 0).text()))
+    table.selectRow(
+        next(i for i in range(window.library.row_count()) if "survey" in window.library.cell(i, 0))
+    )
     assert window.library.indexed_selection() == [survey]
     window.library.ask_in_requested.emit(window.library.indexed_selection())  # the context menu's action
     assert window.chat.scope == [survey] and "survey.txt" in window.chat.scope_label.text()

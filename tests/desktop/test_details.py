@@ -20,7 +20,7 @@ def test_the_library_shows_the_details_and_the_dialog_edits_them(qtbot, monkeypa
     panel = LibraryPanel()
     qtbot.addWidget(panel)
     panel.set_documents([record(PAPER), record("/docs/notes.txt")], {}, {PAPER: ABOUT})
-    tips = {panel.table.item(i, 0).text(): panel.table.item(i, 0).toolTip() for i in range(2)}
+    tips = {panel.cell(i, 0): panel.tooltip(i) for i in range(2)}
     paper_tip = tips["hutto2014-vader-icwsm.pdf"]
     assert "VADER: A Rule-based Model" in paper_tip and "C. J. Hutto; Eric Gilbert" in paper_tip
     assert "as you wrote it; cited as Hutto and Gilbert 2014" in paper_tip

@@ -62,10 +62,8 @@ def select_only(window: MainWindow, row: int) -> None:
 
 
 def states(window: MainWindow) -> dict[str, str]:
-    table = window.library.table
-    return {
-        table.item(r, 0).text(): table.item(r, COLUMNS.index("State")).text() for r in range(table.rowCount())
-    }
+    library = window.library
+    return {library.cell(r, 0): library.cell(r, COLUMNS.index("State")) for r in range(library.row_count())}
 
 
 def test_drop_files_shows_progress_then_states_and_failures(qtbot, tmp_path: Path, settings) -> None:
@@ -87,11 +85,7 @@ def test_drop_files_shows_progress_then_states_and_failures(qtbot, tmp_path: Pat
         assert shown["locked.pdf"].startswith("failed: the PDF is password-protected")
         assert "9 documents" in window.status_library.text()
         # Selecting a document shows its extracted text and outline.
-        row = next(
-            r
-            for r in range(window.library.table.rowCount())
-            if window.library.table.item(r, 0).text() == "deck.pptx"
-        )
+        row = next(r for r in range(window.library.row_count()) if window.library.cell(r, 0) == "deck.pptx")
         select_only(window, row)
         qtbot.waitUntil(lambda: "Roadmap" in window.document.text.toPlainText(), timeout=10_000)
         assert window.document.outline.count() == 2
@@ -209,7 +203,7 @@ def test_sample_documents_tiers_and_open_source(qtbot, tmp_path: Path, settings,
         chosen = window.library.selected_documents()
         window.library.authority_requested.emit(chosen, 2)
         tier = COLUMNS.index("Tier")
-        qtbot.waitUntil(lambda: window.library.table.item(0, tier).text() == "2", timeout=10_000)
+        qtbot.waitUntil(lambda: window.library.cell(0, tier) == "2", timeout=10_000)
         assert window.library.row(chosen[0]).authority == 2
 
         opened = []
@@ -275,6 +269,32 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         assert engine.retrieve("harbour containers", k=1, signals=["vector"]).candidates
 
 
+def test_a_library_opened_with_another_embedder_offers_to_embed_it_again(
+    qtbot, tmp_path: Path, settings, monkeypatch
+) -> None:
+    """A re-embedding that stopped (or an embedder set outside the app): on open, the window offers to
+    embed the passages again, and questions work once it has."""
+    library = tmp_path / "library"
+    with Engine.open(library, embedder=HashEmbedder(64), generator=NO_MODEL) as engine:
+        engine.ingest([samples_dir()])
+    asked = []
+    monkeypatch.setattr(
+        QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.Yes
+    )
+    factory = lambda folder: Engine.open(folder, embedder=HashEmbedder(32), generator=NO_MODEL)  # noqa: E731
+    window = make_window(qtbot, tmp_path, settings, factory=factory)
+    try:
+        qtbot.waitUntil(lambda: bool(asked) and not window.runner.busy, timeout=60_000)
+        assert "embedded by another model" in asked[0]
+        assert "ask away" in window.statusBar().currentMessage()
+        assert not window._library_status.needs_reembed
+    finally:
+        window.close()
+        window.runner.shutdown()
+    with Engine.open(library, embedder=HashEmbedder(32)) as engine:
+        assert not engine.needs_reembed()
+
+
 def test_settings_refuse_an_empty_choice(qtbot, monkeypatch) -> None:
     dialog = SettingsDialog(Config(), (), documents=0)
     qtbot.addWidget(dialog)
@@ -332,11 +352,7 @@ def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
         drop(window, [locked, note])
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
         assert any(text.startswith("1 document · ") for text in counts)  # counted before the batch ended
-        row = next(
-            r
-            for r in range(window.library.table.rowCount())
-            if window.library.table.item(r, 0).text() == "locked.pdf"
-        )
+        row = next(r for r in range(window.library.row_count()) if window.library.cell(r, 0) == "locked.pdf")
         select_only(window, row)
         assert window.library.reason.isVisible()
         assert (
@@ -355,11 +371,7 @@ def test_a_failed_file_says_why_in_full_and_can_be_dismissed_or_retried(
         monkeypatch.setattr(
             QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.StandardButton.Yes
         )
-        row = next(
-            r
-            for r in range(window.library.table.rowCount())
-            if window.library.table.item(r, 0).text() == "locked.pdf"
-        )
+        row = next(r for r in range(window.library.row_count()) if window.library.cell(r, 0) == "locked.pdf")
         select_only(window, row)
         window.library.remove_button.click()  # not in the library: dismissed from the list, nothing asked
         assert "locked.pdf" not in states(window) and asked == [] and "note.txt" in states(window)
@@ -455,11 +467,7 @@ def test_a_document_with_hidden_or_planted_text_is_flagged_and_stays_flagged(
         drop(window, [note, plain])
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
         assert states(window) == {"harbour.txt": "⚠ indexed", "plain.txt": "indexed"}
-        row = next(
-            r
-            for r in range(window.library.table.rowCount())
-            if window.library.table.item(r, 0).text() == "harbour.txt"
-        )
+        row = next(r for r in range(window.library.row_count()) if window.library.cell(r, 0) == "harbour.txt")
         select_only(window, row)
         assert window.library.reason.isVisible()
         assert "addressed to an AI assistant" in window.library.reason.text()

@@ -5,14 +5,12 @@ from __future__ import annotations
 import html
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 
 from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
-from citedesk_engine.languages import UNDETERMINED
 from citedesk_engine.types import DocumentMeta
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QColor, QIntValidator, QPalette
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, Signal
+from PySide6.QtGui import QIntValidator, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -27,45 +25,31 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStackedLayout,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from .buttons import tool_button
+from .documents_model import (
+    COLUMNS,
+    DOCUMENT_ROLE,
+    NAME,
+    STATE,
+    STATE_TEXT,
+    TIERS,
+    DocumentsFilter,
+    DocumentsModel,
+    Row,
+)
 
-COLUMNS = ("Document", "Type", "Units", "Lang", "Tier", "State")
-TIERS = {
-    0: "Tier 0: not rated (default)",
-    1: "Tier 1: reviewed",
-    2: "Tier 2: authoritative",
-    3: "Tier 3: primary source",
-}
+__all__ = ["COLUMNS", "DetailsDialog", "LibraryPanel", "Row", "Throughput", "count_of"]
+
 TIER_HELP = (
     "Authority tiers: in normal mode passages of higher tiers come first; strict mode cites only "
     "documents at or above its floor tier (Settings)."
 )
-STATE_TEXT = {
-    FileStatus.INGESTED: "indexed",
-    FileStatus.UNCHANGED: "unchanged",
-    FileStatus.FAILED: "failed",
-    FileStatus.CANCELLED: "cancelled",
-}
-
-
-@dataclass
-class Row:
-    document: str
-    kind: str = ""
-    units: int | None = None
-    language: str = ""
-    state: str = "indexed"
-    reason: str = ""
-    authority: int | None = None
-    source_path: str = ""
-    warnings: tuple[str, ...] = ()  # hidden text left out, text addressed to an AI (engine.warnings)
-    about: DocumentMeta = DocumentMeta()  # title, authors, year (engine.metadata)
 
 
 _BAR_STEPS = 1000  # the progress bar's resolution: work is counted in bytes, too many for a QProgressBar
@@ -88,7 +72,6 @@ class LibraryPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setAccessibleName("Library")
-        self._rows: dict[str, Row] = {}
         self._files_total = 0
         self._files_done = 0
         self._work = (0, 0)  # bytes of the batch done, of all (Progress "work")
@@ -116,27 +99,59 @@ class LibraryPanel(QWidget):
             buttons.addWidget(widget)
         buttons.insertStretch(1)
 
-        self.table = QTableWidget(0, len(COLUMNS))
+        # A model and a view: the view asks only for the rows it paints (10,000 documents scroll
+        # as smoothly as ten); a filter box narrows them by name, title, author or year.
+        self.model = DocumentsModel()
+        self.sorted = DocumentsFilter(self.model)
+        self.sorted.sort(NAME, Qt.SortOrder.AscendingOrder)
+        self.filter = QLineEdit()
+        self.filter.setAccessibleName("Filter documents")
+        self.filter.setPlaceholderText("Filter by name, title, author or year")
+        self.filter.setClearButtonEnabled(True)
+        for clear in self.filter.findChildren(QToolButton):  # Qt's clear button, named for screen readers
+            clear.setAccessibleName("Clear the filter")
+        self.filter.textChanged.connect(self._on_filter)
+        self.shown = QLabel()  # "12 of 10,000 documents" while a filter hides some
+        self.shown.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.shown.setVisible(False)
+        self.table = QTableView()
         self.table.setAccessibleName("Documents")
-        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setModel(self.sorted)
+        # Sorted by name; not by clicking a column: the sort marks widened every column of the narrow
+        # sidebar past its width.
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(False)
+        rows = self.table.verticalHeader()
+        rows.setVisible(False)
+        # One height for every row: the view never measures rows to lay them out.
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS) - 1):
+        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
+        # The short columns fit their contents, measured on the rows in view only (by default Qt
+        # measures a thousand rows at every change: a stall with 10,000 documents).
+        header.setResizeContentsPrecision(0)
+        for column in range(1, STATE):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         # The state column keeps its width, a long failure reason elided ("failed: the PDF is…"):
         # sized to its contents, one reason pushed the names out and the table scrolled sideways.
         # The whole reason shows under the table when the row is selected, and in its tooltip.
-        state = len(COLUMNS) - 1
-        header.setSectionResizeMode(state, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(state, self.fontMetrics().horizontalAdvance("processing 100%") + 24)
+        header.setSectionResizeMode(STATE, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(STATE, self.fontMetrics().horizontalAdvance("processing 100%") + 24)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.table.itemSelectionChanged.connect(self._on_selection)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
+        listing = QWidget()
+        listing_layout = QVBoxLayout(listing)
+        listing_layout.setContentsMargins(0, 0, 0, 0)
+        filter_row = QHBoxLayout()
+        filter_row.addWidget(self.filter, 1)
+        filter_row.addWidget(self.shown)
+        listing_layout.addLayout(filter_row)
+        listing_layout.addWidget(self.table, 1)
+        self._listing = listing
 
         self.empty = QLabel(
             "<h3>Your library is empty</h3>"
@@ -159,7 +174,7 @@ class LibraryPanel(QWidget):
         self._empty_page = empty_page
         self._stack = QStackedLayout()
         self._stack.addWidget(empty_page)
-        self._stack.addWidget(self.table)
+        self._stack.addWidget(listing)
 
         self.progress = QProgressBar()
         self.progress.setAccessibleName("Indexing progress")
@@ -204,7 +219,7 @@ class LibraryPanel(QWidget):
         kept = {k: r for k, r in self._rows.items() if r.state in ("failed", "cancelled")}
         warnings = warnings or {}
         metadata = metadata or {}
-        self._rows = {
+        rows = {
             d.document: Row(
                 d.document,
                 d.kind,
@@ -218,8 +233,28 @@ class LibraryPanel(QWidget):
             for d in documents
         }
         for key, row in kept.items():
-            self._rows.setdefault(key, row)
-        self._render()
+            rows.setdefault(key, row)
+        selected = self.selected_documents()
+        self.table.selectionModel().blockSignals(True)  # rebuilding is not the user selecting
+        self.model.set_rows(rows)
+        self._select(selected)
+        self.table.selectionModel().blockSignals(False)
+        self._shown_changed()
+
+    @property
+    def _rows(self) -> dict[str, Row]:
+        return self.model.rows()
+
+    def row_count(self) -> int:
+        """Rows shown (the filter's), in their order on screen."""
+        return self.sorted.rowCount()
+
+    def cell(self, row: int, column: int) -> str:
+        """The text of a cell as shown: row in screen order."""
+        return str(self.sorted.index(row, column).data())
+
+    def tooltip(self, row: int) -> str:
+        return str(self.sorted.index(row, 0).data(Qt.ItemDataRole.ToolTipRole))
 
     def counts(self) -> tuple[int, int]:
         """Documents in the library and their passages, as the rows show them now."""
@@ -231,17 +266,30 @@ class LibraryPanel(QWidget):
 
     def selected_documents(self) -> list[str]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        return [self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in rows]
+        return [self.sorted.index(r, 0).data(DOCUMENT_ROLE) for r in rows]
+
+    def _select(self, documents: list[str]) -> None:
+        """Select these documents' rows (those the filter shows), without touching the keyboard's
+        modifiers: selectRow follows them, and a Ctrl held while rows change would toggle rows off."""
+        selection = QItemSelection()
+        for document in documents:
+            source = self.model.index_of(document)
+            shown = self.sorted.mapFromSource(source) if source.isValid() else source
+            if shown.isValid():
+                selection.select(shown, shown)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.table.selectionModel().select(selection, flags)
 
     # --- ingest progress ---------------------------------------------------------------------
 
     def ingest_started(self, paths: list[str]) -> None:
         for key in [k for k, r in self._rows.items() if r.state in ("failed", "cancelled")]:
-            del self._rows[key]
+            self.model.remove(key)
         for path in paths:
             if not Path(path).is_dir():
-                row = self._rows.setdefault(path, Row(path))
+                row = self._rows.get(path) or Row(path)
                 row.state, row.reason = "queued", ""
+                self.model.put(row)
         self._throughput = Throughput()
         self._files_total = self._files_done = 0
         self._work, self._step = (0, 0), ""
@@ -249,7 +297,7 @@ class LibraryPanel(QWidget):
         self.progress_label.setText("Looking at the files…")
         self.cancel_button.setEnabled(True)
         self.progress_box.setVisible(True)
-        self._render()
+        self._shown_changed()
 
     def work_started(self, text: str) -> None:
         """Long work on the whole library (re-embedding): progress with its own words, and Cancel."""
@@ -265,9 +313,9 @@ class LibraryPanel(QWidget):
     def on_event(self, event: object) -> None:
         if isinstance(event, StageStarted) and event.stage == "read":
             self._current = event.subject
-            row = self._rows.setdefault(event.subject, Row(event.subject))
+            row = self._rows.get(event.subject) or Row(event.subject)
             row.state = "processing"
-            self._render_row(event.subject)
+            self.model.put(row)
         elif isinstance(event, Progress) and event.stage == "files":
             self._files_total, self._files_done = event.total, event.done
             self._describe_progress("")
@@ -302,21 +350,24 @@ class LibraryPanel(QWidget):
         for row in self._rows.values():
             if row.state in ("queued", "processing"):
                 row.state = "cancelled"
-        self._render()
+                self.model.changed(row.document)
+        self._shown_changed()
 
     def _file_finished(self, result: FileResult) -> None:
-        self._rows.pop(result.path, None)
+        if result.path != result.document:
+            self.model.remove(result.path)  # queued under the path given, listed under its id
         if result.status is FileStatus.FAILED or result.status is FileStatus.CANCELLED:
             key = result.document
-            self._rows[key] = Row(key, state=STATE_TEXT[result.status], reason=result.reason)
+            self.model.put(Row(key, state=STATE_TEXT[result.status], reason=result.reason))
         else:
-            row = self._rows.setdefault(result.document, Row(result.document))
+            row = self._rows.get(result.document) or Row(result.document)
             row.units, row.language = result.units, result.language
             row.kind = row.kind or Path(result.path).suffix.lstrip(".")
             row.state, row.reason = STATE_TEXT[result.status], ""
             if result.status is FileStatus.INGESTED:
                 row.warnings = result.warnings
-        self._render()
+            self.model.put(row)
+        self._shown_changed()
 
     def _describe_progress(self, step: str) -> None:
         self._step = step
@@ -339,62 +390,19 @@ class LibraryPanel(QWidget):
 
     # --- rendering ---------------------------------------------------------------------------
 
-    def _render(self) -> None:
-        selected = set(self.selected_documents())
-        # Re-rendering is not the user selecting: no selection signals while rows are rebuilt.
-        self.table.blockSignals(True)
-        self.table.setRowCount(0)
-        for key in sorted(self._rows, key=lambda k: Path(k).name.lower()):
-            self.table.insertRow(self.table.rowCount())
-            self._fill(self.table.rowCount() - 1, self._rows[key])
-            if key in selected:
-                # Explicitly added to the selection: selectRow follows the keyboard's modifiers, and a
-                # Ctrl held (or left set) while rows are rebuilt would toggle it off.
-                self.table.selectionModel().select(
-                    self.table.model().index(self.table.rowCount() - 1, 0),
-                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows,
-                )
-        self.table.blockSignals(False)
-        self._stack.setCurrentWidget(self.table if self._rows else self._empty_page)
+    def _on_filter(self, text: str) -> None:
+        self.sorted.set_words(text)
+        self._shown_changed()
+
+    def _shown_changed(self) -> None:
+        """The empty page or the list; how many rows the filter shows; the buttons."""
+        total, shown = self.model.rowCount(), self.sorted.rowCount()
+        self._stack.setCurrentWidget(self._listing if total else self._empty_page)
+        self.shown.setText(f"{shown:,} of {count_of(total, 'document')}")
+        self.shown.setVisible(shown != total)
         self._update_buttons()
 
-    def _render_row(self, key: str) -> None:
-        for r in range(self.table.rowCount()):
-            if self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) == key:
-                self._fill(r, self._rows[key])
-                return
-        self._render()
-
-    def _fill(self, index: int, row: Row) -> None:
-        state = row.state if not row.reason else f"{row.state}: {row.reason}"
-        if row.warnings:
-            state = f"⚠ {state}"  # the warnings themselves: under the table and in the tooltip
-        values = (
-            Path(row.document).name,
-            row.kind,
-            "" if row.units is None else f"{row.units:,}",
-            "?" if row.language == UNDETERMINED else row.language,
-            "" if row.authority is None else str(row.authority),
-            state,
-        )
-        for column, value in enumerate(values):
-            item = QTableWidgetItem(value)
-            item.setData(Qt.ItemDataRole.UserRole, row.document)
-            item.setToolTip(
-                f"{row.document}\n{state}"
-                + _about_lines(row.about)
-                + ("" if row.authority is None else f"\n{TIERS.get(row.authority, row.authority)}")
-                + "".join(f"\n⚠ {w}" for w in row.warnings)
-            )
-            if column == 2:
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            if row.state == "failed":
-                item.setForeground(QColor("#c62828"))
-            elif row.warnings and column == len(values) - 1:
-                item.setForeground(QColor("#b26a00"))
-            self.table.setItem(index, column, item)
-
-    def _on_selection(self) -> None:
+    def _on_selection(self, *_: object) -> None:
         self._update_buttons()
         selected = self.selected_documents()
         failed = [self._rows[d] for d in selected if self._rows[d].state in ("failed", "cancelled")]
@@ -431,10 +439,10 @@ class LibraryPanel(QWidget):
 
     def dismiss(self, documents: list[str]) -> None:
         for document in documents:
-            self._rows.pop(document, None)
+            self.model.remove(document)
         if documents:
             self.reason.setVisible(False)
-            self._render()
+            self._shown_changed()
 
     def _context_menu(self, position: QPoint) -> None:
         indexed = self.indexed_selection()
@@ -488,15 +496,6 @@ class LibraryPanel(QWidget):
         indexed = self.indexed_selection()
         self.remove_button.setEnabled(bool(indexed) or bool(self._failed_selection()))
         self.reindex_button.setEnabled(bool(indexed))
-
-
-def _about_lines(about: DocumentMeta) -> str:
-    lines = [about.title, "; ".join(about.authors), str(about.year or "")]
-    shown = "\n".join(line for line in lines if line)
-    if not shown:
-        return ""
-    where = "as you wrote it" if about.source == "you" else "from the file"
-    return f"\n{shown}\n({where}; cited as {about.label or 'its name'})"
 
 
 class DetailsDialog(QDialog):

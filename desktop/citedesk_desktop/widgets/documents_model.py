@@ -1,0 +1,223 @@
+"""The library's documents as a Qt item model: one row a document, its cells computed when shown.
+
+A table of widget items made six items a document and rebuilt them all at every change: 60,000 items
+and a stall of seconds at 10,000 documents. A model holds the rows once; the view asks only for the
+cells it paints, and a change to one document repaints one row (benchmarks/million/window.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from citedesk_engine import FileStatus
+from citedesk_engine.languages import UNDETERMINED
+from citedesk_engine.types import DocumentMeta
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QColor
+
+COLUMNS = ("Document", "Type", "Units", "Lang", "Tier", "State")
+NAME, KIND, UNITS, LANGUAGE, TIER, STATE = range(len(COLUMNS))
+TIERS = {
+    0: "Tier 0: not rated (default)",
+    1: "Tier 1: reviewed",
+    2: "Tier 2: authoritative",
+    3: "Tier 3: primary source",
+}
+STATE_TEXT = {
+    FileStatus.INGESTED: "indexed",
+    FileStatus.UNCHANGED: "unchanged",
+    FileStatus.FAILED: "failed",
+    FileStatus.CANCELLED: "cancelled",
+}
+DOCUMENT_ROLE = Qt.ItemDataRole.UserRole  # the document's id (its path)
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # what a column sorts by (numbers as numbers)
+FILTER_ROLE = Qt.ItemDataRole.UserRole + 2  # what the filter box matches: name, title, authors, year
+_FAILED = QColor("#c62828")
+_WARNED = QColor("#b26a00")
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass
+class Row:
+    document: str
+    kind: str = ""
+    units: int | None = None
+    language: str = ""
+    state: str = "indexed"
+    reason: str = ""
+    authority: int | None = None
+    source_path: str = ""
+    warnings: tuple[str, ...] = ()  # hidden text left out, text addressed to an AI (engine.warnings)
+    about: DocumentMeta = DocumentMeta()  # title, authors, year (engine.metadata)
+
+    @property
+    def name(self) -> str:
+        return Path(self.document).name
+
+    @property
+    def state_text(self) -> str:
+        state = self.state if not self.reason else f"{self.state}: {self.reason}"
+        return f"⚠ {state}" if self.warnings else state  # the warnings: under the table, in the tooltip
+
+    def cells(self) -> tuple[str, ...]:
+        return (
+            self.name,
+            self.kind,
+            "" if self.units is None else f"{self.units:,}",
+            "?" if self.language == UNDETERMINED else self.language,
+            "" if self.authority is None else str(self.authority),
+            self.state_text,
+        )
+
+    def tooltip(self) -> str:
+        return (
+            f"{self.document}\n{self.state_text}"
+            + about_lines(self.about)
+            + ("" if self.authority is None else f"\n{TIERS.get(self.authority, self.authority)}")
+            + "".join(f"\n⚠ {w}" for w in self.warnings)
+        )
+
+
+def about_lines(about: DocumentMeta) -> str:
+    lines = [about.title, "; ".join(about.authors), str(about.year or "")]
+    shown = "\n".join(line for line in lines if line)
+    if not shown:
+        return ""
+    where = "as you wrote it" if about.source == "you" else "from the file"
+    return f"\n{shown}\n({where}; cited as {about.label or 'its name'})"
+
+
+class DocumentsModel(QAbstractTableModel):
+    """Rows keyed by document; in the order given to `set_rows` (the view sorts through a proxy)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._keys: list[str] = []
+        self._rows: dict[str, Row] = {}
+        self._position: dict[str, int] = {}
+
+    # --- what the panel changes ----------------------------------------------------------------
+
+    def set_rows(self, rows: dict[str, Row]) -> None:
+        """Every row at once (a new library listing): one reset, however many documents."""
+        self.beginResetModel()
+        self._rows = rows
+        self._keys = list(rows)
+        self._position = {key: i for i, key in enumerate(self._keys)}
+        self.endResetModel()
+
+    def put(self, row: Row) -> None:
+        """Add the row, or repaint it where it is."""
+        position = self._position.get(row.document)
+        if position is None:
+            end = len(self._keys)
+            self.beginInsertRows(QModelIndex(), end, end)
+            self._keys.append(row.document)
+            self._rows[row.document] = row
+            self._position[row.document] = end
+            self.endInsertRows()
+            return
+        self._rows[row.document] = row
+        self.dataChanged.emit(self.index(position, 0), self.index(position, len(COLUMNS) - 1))
+
+    def remove(self, document: str) -> None:
+        position = self._position.get(document)
+        if position is None:
+            return
+        self.beginRemoveRows(QModelIndex(), position, position)
+        del self._keys[position]
+        del self._rows[document]
+        self._position = {key: i for i, key in enumerate(self._keys)}
+        self.endRemoveRows()
+
+    def changed(self, document: str) -> None:
+        """The row's values were changed in place: repaint it."""
+        position = self._position.get(document)
+        if position is not None:
+            self.dataChanged.emit(self.index(position, 0), self.index(position, len(COLUMNS) - 1))
+
+    def rows(self) -> dict[str, Row]:
+        return self._rows
+
+    def index_of(self, document: str) -> QModelIndex:
+        """The first cell of the document's row (invalid when it is not listed)."""
+        position = self._position.get(document)
+        return QModelIndex() if position is None else self.index(position, 0)
+
+    # --- Qt's side -----------------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self._keys)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+        if not index.isValid():
+            return None
+        row = self._rows[self._keys[index.row()]]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return row.cells()[column]
+        if role == DOCUMENT_ROLE:
+            return row.document
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return row.tooltip()
+        if role == SORT_ROLE:
+            if column == NAME:
+                return row.name.lower()
+            if column == UNITS:
+                return -1 if row.units is None else row.units
+            if column == TIER:
+                return -1 if row.authority is None else row.authority
+            return row.cells()[column].lower()
+        if role == FILTER_ROLE:
+            about = row.about
+            return " ".join((row.name, about.title, *about.authors, str(about.year or ""))).lower()
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == UNITS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if row.state == "failed":
+                return _FAILED
+            if row.warnings and column == STATE:
+                return _WARNED
+        return None
+
+
+class DocumentsFilter(QSortFilterProxyModel):
+    """Sorted by a column (by name at first); rows kept when every word typed is in the document's
+    name, title, authors or year."""
+
+    def __init__(self, source: DocumentsModel) -> None:
+        super().__init__()
+        self._words: tuple[str, ...] = ()
+        self.setSourceModel(source)
+        self.setSortRole(SORT_ROLE)
+        self.setSortCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+
+    def set_words(self, text: str) -> None:
+        words = tuple(text.lower().split())
+        if words != self._words:
+            self.beginFilterChange()
+            self._words = words
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        if not self._words:
+            return True
+        index = self.sourceModel().index(source_row, 0, source_parent)
+        haystack = self.sourceModel().data(index, FILTER_ROLE)
+        return all(word in haystack for word in self._words)

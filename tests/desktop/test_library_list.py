@@ -1,0 +1,74 @@
+"""The library list as a model and a view: ten thousand documents listed, filtered by name, title,
+author or year, their selection kept across a new listing, and ingest progress repainting one row
+instead of rebuilding the list."""
+
+from __future__ import annotations
+
+from citedesk_desktop.widgets.library_panel import COLUMNS, LibraryPanel
+from citedesk_engine import FileResult, FileStatus, StageStarted
+from citedesk_engine.events import FileFinished
+from citedesk_engine.types import DocumentMeta, DocumentRecord
+
+
+def record(number: int) -> DocumentRecord:
+    document = f"/papers/paper-{number:05d}.pdf"
+    return DocumentRecord(document, document, "s", "v", 10, 0.0, "pdf", 100 + number, 9, "en", 0, 0.0, "t")
+
+
+def test_ten_thousand_documents_are_listed_sorted_and_filtered(qtbot) -> None:
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    records = [record(n) for n in reversed(range(10_000))]
+    about = {records[-1].document: DocumentMeta("Sentiment of tweets", ("C. J. Hutto",), 2014)}
+    panel.set_documents(records, {}, about)
+    assert panel.row_count() == 10_000
+    assert panel.cell(0, 0) == "paper-00000.pdf" and panel.cell(9_999, 0) == "paper-09999.pdf"
+    assert panel.cell(0, COLUMNS.index("Units")) == "100"
+    assert panel.counts() == (10_000, sum(100 + n for n in range(10_000)))
+    panel.filter.setText("paper-0999")  # every word typed must be in the name, title, authors or year
+    assert panel.row_count() == 10 and panel.shown.isVisibleTo(panel)
+    assert panel.shown.text() == "10 of 10,000 documents"
+    panel.filter.setText("hutto 2014")
+    assert panel.row_count() == 1 and panel.cell(0, 0) == "paper-00000.pdf"
+    panel.filter.setText("")
+    assert panel.row_count() == 10_000 and not panel.shown.isVisibleTo(panel)
+
+
+def test_the_selection_is_kept_when_the_library_is_listed_again(qtbot) -> None:
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    records = [record(n) for n in range(50)]
+    panel.set_documents(records)
+    panel.table.selectRow(7)
+    assert panel.selected_documents() == ["/papers/paper-00007.pdf"]
+    panel.set_documents([record(n) for n in range(3, 60)])  # three gone, ten new
+    assert panel.selected_documents() == ["/papers/paper-00007.pdf"]
+    assert panel.cell(0, 0) == "paper-00003.pdf"
+
+
+def test_ingest_progress_repaints_rows_without_rebuilding_the_list(qtbot) -> None:
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_documents([record(n) for n in range(1_000)])
+    resets: list[int] = []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    new = "/papers/new.pdf"
+    panel.ingest_started([new])
+    assert panel.row(new).state == "queued"
+    panel.on_event(StageStarted("read", new))
+    assert panel.row(new).state == "processing"
+    panel.on_event(FileFinished(FileResult(new, new, FileStatus.INGESTED, units=12, language="en")))
+    panel.ingest_finished()
+    assert resets == []
+    shown = {panel.cell(r, 0): panel.cell(r, COLUMNS.index("State")) for r in range(panel.row_count())}
+    assert shown["new.pdf"] == "indexed" and len(shown) == 1_001
+    failed = "/papers/broken.pdf"
+    panel.ingest_started([failed])
+    reason = "the PDF is damaged"
+    panel.on_event(FileFinished(FileResult(failed, failed, FileStatus.FAILED, reason)))
+    panel.ingest_finished()
+    assert panel.row(failed).state == "failed"
+    row = next(r for r in range(panel.row_count()) if panel.cell(r, 0) == "broken.pdf")
+    assert panel.cell(row, COLUMNS.index("State")) == f"failed: {reason}"
+    panel.dismiss([failed])
+    assert panel.row(failed) is None and panel.row_count() == 1_001
