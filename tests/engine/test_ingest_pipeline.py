@@ -290,6 +290,30 @@ def test_a_library_is_locked_and_keeps_its_embedder(tmp_path: Path) -> None:
         other.close()
 
 
+def test_the_in_use_error_names_the_computer_and_process_holding_the_library(tmp_path: Path) -> None:
+    import os
+
+    fcntl = pytest.importorskip("fcntl")  # the lock of a POSIX system, held by hand below
+    engine = Engine.open(tmp_path / "lib", embedder=HashEmbedder(64))
+    try:
+        with pytest.raises(LibraryError, match=rf"on this computer, process {os.getpid()}\)"):
+            Engine.open(tmp_path / "lib", embedder=HashEmbedder(64))
+    finally:
+        engine.close()
+    # Held from another computer through a network share that honours locks, as its lock file says.
+    lock = tmp_path / "lib" / "lock"
+    with lock.open("a+") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        handle.seek(0)
+        handle.truncate()
+        handle.write("workstation-2 4242")
+        handle.flush()
+        with pytest.raises(
+            LibraryError, match=r"in use by another CiteDesk process \(on workstation-2, process 4242\)"
+        ):
+            Engine.open(tmp_path / "lib", embedder=HashEmbedder(64))
+
+
 def _two_documents(tmp_path: Path) -> list[Path]:
     a = tmp_path / "bridge.txt"
     a.write_text("The Vasco da Gama Bridge crosses the Tagus river near Lisbon.", encoding="utf-8")
