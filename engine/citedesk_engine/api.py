@@ -114,8 +114,12 @@ class Engine:
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
+        retrieval = config.retrieval
         policy = AnnPolicy(
-            config.retrieval.ann_min_units, config.retrieval.ann_nprobes, config.retrieval.ann_refine_factor
+            min_units=retrieval.ann_min_units,
+            partition_rows=retrieval.ann_partition_rows,
+            nprobes=retrieval.ann_nprobes,
+            refine_factor=retrieval.ann_refine_factor,
         )
         engine = cls(Library(folder, policy), config, registry, embedder)
         engine._generator = generator

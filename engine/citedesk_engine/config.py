@@ -160,11 +160,13 @@ class RetrievalConfig:
     # Which retrievers run: any of vector, lexical, structure. Empty: all that the library has.
     signals: tuple[str, ...] = ()
     # Vector search is exact (an in-memory matrix, 1.5 KB a unit) until the library holds
-    # ann_min_units units; the ingest that crosses it builds an approximate IVF-PQ index (minutes),
-    # searched in ann_nprobes partitions with ann_refine_factor x the candidates re-scored exactly.
-    # Chosen by benchmarks/million/ann.py on a million real-text units (docs/evaluation.md, "A million
-    # units"): see there for recall@10 against exact search and the times.
+    # ann_min_units units; the ingest that crosses it builds an approximate IVF-PQ index (minutes) of
+    # partitions of ann_partition_rows rows (built again when the library has doubled), searched in
+    # ann_nprobes partitions with ann_refine_factor x the candidates re-scored exactly. Chosen by
+    # benchmarks/million/ann.py on a library of real text (docs/evaluation.md, "A million passages"):
+    # see there for recall@10 against exact search and the times.
     ann_min_units: int = 200_000
+    ann_partition_rows: int = 4096
     ann_nprobes: int = 20
     ann_refine_factor: int = 10
 

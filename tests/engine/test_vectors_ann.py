@@ -12,7 +12,7 @@ from citedesk_engine.index.vectors import AnnPolicy, VectorStore
 from citedesk_engine.types import EvidenceUnit
 
 DIMENSION = 64
-POLICY = AnnPolicy(min_units=1500, nprobes=8, refine_factor=10)
+POLICY = AnnPolicy(min_units=1500, partition_rows=100, nprobes=8, refine_factor=10)
 
 
 def clustered(count: int, seed: int, centres: int = 40) -> np.ndarray:
@@ -115,3 +115,17 @@ def test_a_small_library_stays_exact(tmp_path: Path) -> None:
     store.add(units_of("v001", 500), clustered(500, seed=6))
     store.compact()
     assert not store.approximate
+
+
+def test_the_index_is_built_again_once_the_table_has_doubled(filled, tmp_path: Path) -> None:
+    store, stored = filled
+    built = (tmp_path / "vectors" / "ANN_ROWS").read_text()
+    assert built == "2000"
+    store.add(units_of("more", 1500), clustered(1500, seed=8))
+    store.compact()  # 3,500 rows: not yet twice the 2,000 it was built on
+    assert (tmp_path / "vectors" / "ANN_ROWS").read_text() == "2000"
+    store.add(units_of("most", 600), clustered(600, seed=9))
+    store.compact()
+    assert (tmp_path / "vectors" / "ANN_ROWS").read_text() == "4100"
+    some_id = list(stored)[7]
+    assert store.search(stored[some_id], 1)[0][0] == some_id

@@ -8,7 +8,10 @@ Two ways to search, chosen by the table's size (`AnnPolicy`):
   added to the index; until then LanceDB searches them exactly). The index's candidates are re-scored
   with the stored vectors (`refine_factor`), so distances are exact and only the recall is
   approximate (benchmarks/million/ann.py measures it against exact search). No vector matrix is held
-  in memory then, and a stored vector is read by its unit id through a scalar index.
+  in memory then, and a stored vector is read by its unit id through a scalar index. The index's
+  partitions are sized for the table it was built on: once the table has doubled since, the next
+  compaction builds it again (new rows added to an old index only fill its partitions, and a search
+  that reads `nprobes` of them reads ever more rows).
 A scoped question (some documents only) is always searched exactly over those documents' rows.
 """
 
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 
 TABLE = "units"
 VECTOR_INDEX = "vector_idx"
+BUILT = "ANN_ROWS"  # beside the table: how many rows the index was built over
 # LanceDB's caches, bounded: by default they grow with every version written (about 0.2 MB a document
 # added, 2 GB over 10,000 documents). The index cache holds the ANN partitions searched (PQ codes: 48
 # bytes a unit) and the scalar indexes; the metadata cache the table's manifests.
@@ -44,6 +48,7 @@ class AnnPolicy:
     """When the vector table gets an approximate index, and how that index is searched."""
 
     min_units: int = 200_000  # below: exact search on the in-memory matrix
+    partition_rows: int = 4096  # rows per IVF partition when the index is built
     nprobes: int = 20  # IVF partitions searched per question
     refine_factor: int = 10  # candidates re-scored with the stored vectors: limit x this
     code_dimensions: int = 8  # dimensions per PQ code (48 codes for 384-dimensional vectors)
@@ -68,6 +73,7 @@ class VectorStore:
             index_cache_size_bytes=INDEX_CACHE_BYTES, metadata_cache_size_bytes=METADATA_CACHE_BYTES
         )
         self._db = lancedb.connect(str(folder), session=session)
+        self._built = folder / BUILT
         self._table: Any = None
         self._indexed = False
         if TABLE in self._db.list_tables().tables:
@@ -163,6 +169,13 @@ class VectorStore:
         ids = [self._ids[i] for i in (top if rows is None else rows[top])]
         return [(uid, uid.split("-")[0], float(1.0 - similarity[i])) for uid, i in zip(ids, top, strict=True)]
 
+    def _built_rows(self) -> int:
+        """Rows the index was built over (an index without the note: as many as the table has)."""
+        try:
+            return int(self._built.read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            return max(1, self.count())
+
     def _search_table(
         self, vector: npt.NDArray[np.float32], limit: int, versions: frozenset[str] | None
     ) -> list[tuple[str, str, float]]:
@@ -230,23 +243,29 @@ class VectorStore:
         with warnings.catch_warnings():  # "any concurrent reader or writer will fail": none can exist
             warnings.filterwarnings("ignore", message="optimize.cleanup_older_than", category=UserWarning)
             self._table.optimize(cleanup_older_than=timedelta(0), delete_unverified=True)
-        if not self._indexed and self.count() >= self.policy.min_units:
+        rows = self.count()
+        if not self._indexed and rows >= self.policy.min_units:
             self.build_index()
+        elif self._indexed and rows >= 2 * self._built_rows():
+            self.build_index()  # doubled since: partitions for the table as it is now
 
     def build_index(self) -> None:
         """The ANN index over every row, and scalar indexes on the unit id and the version (read by
         id, scoped search, delete). Minutes at a million units; the exact search works until then."""
         from lancedb.index import BTree, IvfPq
 
-        log.info("building the ANN index over %d vectors", self.count())
+        rows = self.count()
+        log.info("building the ANN index over %d vectors", rows)
         for column in ("unit_id", "version"):
             self._table.create_index(column, config=BTree(), replace=True)
         dimension = self._table.schema.field("vector").type.list_size
         codes = (
             dimension // self.policy.code_dimensions if dimension % self.policy.code_dimensions == 0 else 1
         )
-        config = IvfPq(distance_type="cosine", num_sub_vectors=codes)
+        partitions = max(1, rows // self.policy.partition_rows)
+        config = IvfPq(distance_type="cosine", num_partitions=partitions, num_sub_vectors=codes)
         self._table.create_index("vector", config=config, replace=True, name=VECTOR_INDEX)
+        self._built.write_text(str(rows), encoding="ascii")
         self._indexed = True
         self._matrix, self._ids, self._rows = None, [], {}
         self._versions = np.array([], dtype=str)
