@@ -4,6 +4,7 @@ scores count against the fused ones. Run by hand:
     .venv/bin/python benchmarks/fusion_study.py heldout     # chooses the weights (our own data)
     .venv/bin/python benchmarks/fusion_study.py squad-dev   # reports them on shared/eval, never chooses
     .venv/bin/python benchmarks/fusion_study.py heldout --runtime torch onnx-int8   # compares runtimes
+    .venv/bin/python benchmarks/fusion_study.py heldout --heads 5 6 8 10   # how much the reranker reads
 
 `--runtime` scores with the packaged reranker run each way (models/cross_encoder.py) on the same
 retrieved sets, at the configured weights: it compares, it chooses nothing.
@@ -178,10 +179,35 @@ def collect(engine: Engine, questions_path: Path) -> list[Asked]:
     return asked
 
 
-def reranked(a: Asked, weights: dict[str, float], weight: float, reranker: Reranker) -> list[str]:
+def reranked(
+    a: Asked, weights: dict[str, float], weight: float, reranker: Reranker, head: int = HEAD
+) -> list[str]:
     """The engine's order: score fusion, then its `fuse` rerank mode over the head."""
     fused = [Candidate(a.units[u], {}, {}, s) for u, s in score_fuse(a.lists, weights) if u in a.units]
-    return [c.unit.unit_id for c in rerank(a.question, fused, reranker, HEAD, fuse_weight=weight)]
+    return [c.unit.unit_id for c in rerank(a.question, fused, reranker, head, fuse_weight=weight)]
+
+
+def heads_study(sets: dict[str, list[Asked]], reranker: Reranker, heads: Sequence[int]) -> None:
+    """Recall@1 / R@5 / MRR with the reranker reading the first `head` fused candidates, at the
+    configured weights: what a shorter head (a faster rerank) costs. It compares, it chooses nothing."""
+    configured = RetrievalConfig()
+    weights = {
+        "lexical": configured.lexical_weight,
+        "vector": configured.vector_weight,
+        "structure": configured.structure_weight,
+    }
+    print(f"{'(R@1 R@5 MRR)':34s}" + "".join(f"{name:>22s}" for name in sets) + f"{'mean R@1':>10s}")
+    for head in heads:
+        cells, r1s = [], []
+        for asked in sets.values():
+            orders = [reranked(a, weights, configured.rerank_weight, reranker, head) for a in asked]
+            got = score_retrieval(
+                [([u in a.gold for u in order], len(a.gold)) for a, order in zip(asked, orders, strict=True)]
+            )
+            cells.append(f"{got.recall_at_1:.3f} {got.recall_at_5:.3f} {got.mrr:.3f}")
+            r1s.append(got.recall_at_1)
+        label = f"rerank head {head}"
+        print(f"{label:34s}" + "".join(f"{c:>22s}" for c in cells) + f"{sum(r1s) / len(r1s):>10.3f}")
 
 
 def study(sets: dict[str, list[Asked]], reranker: Reranker, choose: bool) -> None:
@@ -230,6 +256,7 @@ def main() -> None:
     )
     parser.add_argument("which", choices=("heldout", "squad-dev"))
     parser.add_argument("--runtime", nargs="+", choices=RERANKER_RUNTIMES, help="compare these runtimes")
+    parser.add_argument("--heads", nargs="+", type=int, help="compare these rerank heads")
     args = parser.parse_args()
     started = time.perf_counter()
     sets: dict[str, list[Asked]] = {}
@@ -254,7 +281,9 @@ def main() -> None:
                 reranker = CachedReranker(engine.reranker())
         asked = sum(len(s) for s in sets.values())
         print(f"{asked} questions retrieved in {time.perf_counter() - started:.0f} s")
-        if not args.runtime:
+        if args.heads:
+            heads_study(sets, reranker, args.heads)
+        elif not args.runtime:
             study(sets, reranker, choose=args.which == "heldout")
         folder = ModelRegistry(ModelsConfig(), Path(tmp) / "cache").reranker_path()
         for runtime in args.runtime or ():
