@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Approximate against exact vector search on the million-unit library: recall@10, time, memory.
 
-    .venv/bin/python benchmarks/million/ann.py [--library DIR] [--queries 300] [--keep]
+    .venv/bin/python benchmarks/million/ann.py [--library DIR] [--queries 300] [--keep] [--kinds ...]
 
 Queries are in-distribution and real: the first sentence of `--queries` units drawn at random (seed 7)
 from the library, embedded with the packaged model. The reference is exact search (VectorStore's
 in-memory matrix, as the app searches below `ann_min_units`). First the index the library has (as its
 ingests left it) is searched at the default settings; then each index is built over the whole table
 (LanceDB IVF-PQ with partitions of 1,024 / 4,096 / 16,384 rows and 8 dimensions a code, then 16
-dimensions a code, then IVF-HNSW-SQ), and searched at several nprobes x refine_factor settings;
+dimensions a code, IVF-SQ (8 bits a dimension), IVF-RQ (RaBitQ, 1 bit a dimension) and IVF-HNSW-SQ;
+`--kinds` names a subset), and searched at several nprobes x refine_factor settings;
 recall@10 is the share of the exact top 10 found, p50/p95 the search's own time (the question's
 embedding is not counted). Peak memory is the process's high-water mark over each phase
 (/proc/self/clear_refs). The library is left with the index that the default policy (`AnnPolicy`)
@@ -75,19 +76,35 @@ def recall(found: list[list[str]], truth: list[list[str]]) -> float:
     return statistics.mean(len(set(f) & set(t)) / len(t) for f, t in zip(found, truth, strict=True))
 
 
+KINDS = {  # label: (LanceDB index, dimensions a PQ code, rows a partition)
+    "IVF_PQ/8 p1024": ("IVF_PQ", 8, 1024),
+    "IVF_PQ/8 p4096": ("IVF_PQ", 8, 4096),
+    "IVF_PQ/8 p16384": ("IVF_PQ", 8, 16384),
+    "IVF_PQ/16 p4096": ("IVF_PQ", 16, 4096),
+    "IVF_SQ p4096": ("IVF_SQ", 0, 4096),
+    "IVF_RQ p4096": ("IVF_RQ", 0, 4096),
+    "HNSW_SQ p4096": ("IVF_HNSW_SQ", 0, 4096),
+}
+REFINED = ("IVF_PQ", "IVF_RQ")  # kinds whose distances are coarse enough to re-score
+
+
 def build(store: VectorStore, kind: str, code_dimensions: int, partition_rows: int) -> tuple[float, float]:
-    from lancedb.index import HnswSq, IvfPq
+    from lancedb.index import HnswSq, IvfPq, IvfRq, IvfSq
 
     table = store._table  # the benchmark builds other index types than the policy's
     dimension = table.schema.field("vector").type.list_size
     partitions = max(1, store.count() // partition_rows)
-    config = (
-        HnswSq(distance_type="cosine", num_partitions=partitions)
-        if kind == "IVF_HNSW_SQ"
-        else IvfPq(
+    config: object
+    if kind == "IVF_HNSW_SQ":
+        config = HnswSq(distance_type="cosine", num_partitions=partitions)
+    elif kind == "IVF_SQ":
+        config = IvfSq(distance_type="cosine", num_partitions=partitions)
+    elif kind == "IVF_RQ":
+        config = IvfRq(distance_type="cosine", num_partitions=partitions)
+    else:
+        config = IvfPq(
             distance_type="cosine", num_partitions=partitions, num_sub_vectors=dimension // code_dimensions
         )
-    )
     reset_peak()
     started = time.perf_counter()
     table.create_index("vector", config=config, replace=True, name=VECTOR_INDEX)
@@ -101,6 +118,9 @@ def main() -> int:
     parser.add_argument("--library", type=Path, default=HERE.parent / "data" / "million" / "library")
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--keep", action="store_true", help="leave the library's index as it was")
+    parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS), help="indexes built")
+    parser.add_argument("--nprobes", nargs="+", type=int, default=[10, 20, 40, 80])
+    parser.add_argument("--refine", nargs="+", type=int, default=[5, 10], help="for PQ and RQ indexes")
     args = parser.parse_args()
     config = Config()
     registry = ModelRegistry(config.models, cache_dir())
@@ -139,19 +159,13 @@ def main() -> int:
             f"\n{'index':<16} {'build':>8} {'peak MB':>8} {'nprobes':>7} {'refine':>6} "
             f"{'recall@10':>9} {'p50 ms':>7} {'p95 ms':>7}"
         )
-        kinds = [
-            ("IVF_PQ/8 p1024", "IVF_PQ", 8, 1024),
-            ("IVF_PQ/8 p4096", "IVF_PQ", 8, 4096),
-            ("IVF_PQ/8 p16384", "IVF_PQ", 8, 16384),
-            ("IVF_PQ/16 p4096", "IVF_PQ", 16, 4096),
-            ("HNSW_SQ p4096", "IVF_HNSW_SQ", 0, 4096),
-        ]
-        for label, kind, code_dimensions, partition_rows in kinds:
+        for label in args.kinds:
+            kind, code_dimensions, partition_rows = KINDS[label]
             seconds, peak = build(store, kind, code_dimensions, partition_rows)
             store._indexed = True
             store._matrix = None
-            for nprobes in (10, 20, 40, 80):
-                for refine in (5, 10) if kind == "IVF_PQ" else (1,):
+            for nprobes in args.nprobes:
+                for refine in args.refine if kind in REFINED else (1,):
                     store.policy = AnnPolicy(nprobes=nprobes, refine_factor=refine)
                     found, times = timed(store, queries)
                     print(
@@ -168,7 +182,7 @@ def main() -> int:
             reset_peak()
             found, times = timed(store, queries)
             print(
-                f"\nleft with the default policy's index (IVF_PQ/{default.code_dimensions}, partitions of "
+                f"\nleft with the default policy's index (IVF_RQ, partitions of "
                 f"{default.partition_rows} rows, nprobes "
                 f"{default.nprobes}, refine {default.refine_factor}): recall@10 {recall(found, truth):.3f}, "
                 f"p50 {statistics.median(times):.1f} ms; peak while searching {peak_mb():,.0f} MB"
