@@ -72,3 +72,34 @@ def test_ingest_progress_repaints_rows_without_rebuilding_the_list(qtbot) -> Non
     assert panel.cell(row, COLUMNS.index("State")) == f"failed: {reason}"
     panel.dismiss([failed])
     assert panel.row(failed) is None and panel.row_count() == 1_001
+
+
+def test_added_rows_take_their_place_by_name_and_the_filter_follows_changes(qtbot) -> None:
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_documents([record(n) for n in (1, 5, 9)])
+    panel.ingest_started(["/papers/paper-00004.pdf", "/papers/Appendix.pdf"])  # case ignored
+    assert [panel.cell(r, 0) for r in range(panel.row_count())] == [
+        "Appendix.pdf",
+        "paper-00001.pdf",
+        "paper-00004.pdf",
+        "paper-00005.pdf",
+        "paper-00009.pdf",
+    ]
+    for new in ("/papers/paper-00004.pdf", "/papers/Appendix.pdf"):
+        panel.on_event(FileFinished(FileResult(new, new, FileStatus.INGESTED, units=3, language="en")))
+    panel.ingest_finished()
+    panel.filter.setText("appendix")
+    assert panel.row_count() == 1
+    panel.ingest_started(["/papers/appendix-b.pdf"])  # a row added while filtered is filtered too
+    assert [panel.cell(r, 0) for r in range(panel.row_count())] == ["appendix-b.pdf", "Appendix.pdf"]
+    row = panel.row("/papers/paper-00005.pdf")
+    row.about = DocumentMeta("An appendix on methods", (), 2020)  # details edited: matched from now on
+    panel.model.changed(row.document)
+    assert [panel.cell(r, 0) for r in range(panel.row_count())] == [
+        "appendix-b.pdf",
+        "Appendix.pdf",
+        "paper-00005.pdf",
+    ]
+    panel.model.remove("/papers/Appendix.pdf")
+    assert [panel.cell(r, 0) for r in range(panel.row_count())] == ["appendix-b.pdf", "paper-00005.pdf"]

@@ -1,12 +1,16 @@
 """The library's documents as a Qt item model: one row a document, its cells computed when shown.
 
 A table of widget items made six items a document and rebuilt them all at every change: 60,000 items
-and a stall of seconds at 10,000 documents. A model holds the rows once; the view asks only for the
-cells it paints, and a change to one document repaints one row (benchmarks/million/window.py).
+and a stall of seconds at 10,000 documents. A model holds the rows once, in the order of their names;
+the view asks only for the cells it paints, and a change to one document repaints one row. The rows
+are ordered here, in Python, once, and the filter matches text prepared once a row: a sorting proxy
+compared rows through Python calls, about 120,000 of them for 9,300 documents, a stall of a second at
+each key typed in the filter box (benchmarks/million/window.py).
 """
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +41,6 @@ STATE_TEXT = {
     FileStatus.CANCELLED: "cancelled",
 }
 DOCUMENT_ROLE = Qt.ItemDataRole.UserRole  # the document's id (its path)
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # what a column sorts by (numbers as numbers)
-FILTER_ROLE = Qt.ItemDataRole.UserRole + 2  # what the filter box matches: name, title, authors, year
 _FAILED = QColor("#c62828")
 _WARNED = QColor("#b26a00")
 
@@ -61,6 +63,15 @@ class Row:
     @property
     def name(self) -> str:
         return Path(self.document).name
+
+    def order(self) -> tuple[str, str]:
+        """Where the row stands in the list: by name, ignoring case (then by path)."""
+        return self.name.lower(), self.document
+
+    def haystack(self) -> str:
+        """What the filter box matches: the name, title, authors and year, in lower case."""
+        about = self.about
+        return " ".join((self.name, about.title, *about.authors, str(about.year or ""))).lower()
 
     @property
     def state_text(self) -> str:
@@ -96,36 +107,43 @@ def about_lines(about: DocumentMeta) -> str:
 
 
 class DocumentsModel(QAbstractTableModel):
-    """Rows keyed by document; in the order given to `set_rows` (the view sorts through a proxy)."""
+    """Rows keyed by document, in the order of their names (`Row.order`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self._keys: list[str] = []
+        self._orders: list[tuple[str, str]] = []  # each row's Row.order(), in step with _keys
         self._rows: dict[str, Row] = {}
         self._position: dict[str, int] = {}
+        self._haystacks: list[str] = []  # each row's Row.haystack(), in step with _keys
 
     # --- what the panel changes ----------------------------------------------------------------
 
     def set_rows(self, rows: dict[str, Row]) -> None:
         """Every row at once (a new library listing): one reset, however many documents."""
         self.beginResetModel()
-        self._rows = rows
-        self._keys = list(rows)
+        self._rows = dict(rows)
+        self._keys = sorted(rows, key=lambda key: rows[key].order())
+        self._orders = [rows[key].order() for key in self._keys]
+        self._haystacks = [rows[key].haystack() for key in self._keys]
         self._position = {key: i for i, key in enumerate(self._keys)}
         self.endResetModel()
 
     def put(self, row: Row) -> None:
-        """Add the row, or repaint it where it is."""
+        """Add the row where its name puts it, or repaint it where it is."""
         position = self._position.get(row.document)
         if position is None:
-            end = len(self._keys)
-            self.beginInsertRows(QModelIndex(), end, end)
-            self._keys.append(row.document)
+            at = bisect.bisect(self._orders, row.order())
+            self.beginInsertRows(QModelIndex(), at, at)
+            self._keys.insert(at, row.document)
+            self._orders.insert(at, row.order())
+            self._haystacks.insert(at, row.haystack())
             self._rows[row.document] = row
-            self._position[row.document] = end
+            self._position = {key: i for i, key in enumerate(self._keys)}
             self.endInsertRows()
             return
         self._rows[row.document] = row
+        self._haystacks[position] = row.haystack()
         self.dataChanged.emit(self.index(position, 0), self.index(position, len(COLUMNS) - 1))
 
     def remove(self, document: str) -> None:
@@ -133,7 +151,7 @@ class DocumentsModel(QAbstractTableModel):
         if position is None:
             return
         self.beginRemoveRows(QModelIndex(), position, position)
-        del self._keys[position]
+        del self._keys[position], self._orders[position], self._haystacks[position]
         del self._rows[document]
         self._position = {key: i for i, key in enumerate(self._keys)}
         self.endRemoveRows()
@@ -142,7 +160,12 @@ class DocumentsModel(QAbstractTableModel):
         """The row's values were changed in place: repaint it."""
         position = self._position.get(document)
         if position is not None:
+            self._haystacks[position] = self._rows[document].haystack()
             self.dataChanged.emit(self.index(position, 0), self.index(position, len(COLUMNS) - 1))
+
+    def haystack(self, position: int) -> str:
+        """The row's name, title, authors and year in lower case (`Row.haystack`, kept per row)."""
+        return self._haystacks[position]
 
     def rows(self) -> dict[str, Row]:
         return self._rows
@@ -176,17 +199,6 @@ class DocumentsModel(QAbstractTableModel):
             return row.document
         if role == Qt.ItemDataRole.ToolTipRole:
             return row.tooltip()
-        if role == SORT_ROLE:
-            if column == NAME:
-                return row.name.lower()
-            if column == UNITS:
-                return -1 if row.units is None else row.units
-            if column == TIER:
-                return -1 if row.authority is None else row.authority
-            return row.cells()[column].lower()
-        if role == FILTER_ROLE:
-            about = row.about
-            return " ".join((row.name, about.title, *about.authors, str(about.year or ""))).lower()
         if role == Qt.ItemDataRole.TextAlignmentRole and column == UNITS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole:
@@ -198,15 +210,14 @@ class DocumentsModel(QAbstractTableModel):
 
 
 class DocumentsFilter(QSortFilterProxyModel):
-    """Sorted by a column (by name at first); rows kept when every word typed is in the document's
-    name, title, authors or year."""
+    """The rows (in the model's order) whose name, title, authors or year hold every word typed,
+    matched against the text the model prepared for each row."""
 
     def __init__(self, source: DocumentsModel) -> None:
         super().__init__()
+        self._source = source
         self._words: tuple[str, ...] = ()
         self.setSourceModel(source)
-        self.setSortRole(SORT_ROLE)
-        self.setSortCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
 
     def set_words(self, text: str) -> None:
         words = tuple(text.lower().split())
@@ -218,6 +229,5 @@ class DocumentsFilter(QSortFilterProxyModel):
     def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
         if not self._words:
             return True
-        index = self.sourceModel().index(source_row, 0, source_parent)
-        haystack = self.sourceModel().data(index, FILTER_ROLE)
+        haystack = self._source.haystack(source_row)
         return all(word in haystack for word in self._words)

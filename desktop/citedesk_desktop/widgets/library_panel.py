@@ -102,8 +102,7 @@ class LibraryPanel(QWidget):
         # A model and a view: the view asks only for the rows it paints (10,000 documents scroll
         # as smoothly as ten); a filter box narrows them by name, title, author or year.
         self.model = DocumentsModel()
-        self.sorted = DocumentsFilter(self.model)
-        self.sorted.sort(NAME, Qt.SortOrder.AscendingOrder)
+        self.shown_rows = DocumentsFilter(self.model)  # the model's rows (by name) that pass the filter
         self.filter = QLineEdit()
         self.filter.setAccessibleName("Filter documents")
         self.filter.setPlaceholderText("Filter by name, title, author or year")
@@ -116,8 +115,8 @@ class LibraryPanel(QWidget):
         self.shown.setVisible(False)
         self.table = QTableView()
         self.table.setAccessibleName("Documents")
-        self.table.setModel(self.sorted)
-        # Sorted by name; not by clicking a column: the sort marks widened every column of the narrow
+        self.table.setModel(self.shown_rows)
+        # By name; not sorted by clicking a column: the sort marks widened every column of the narrow
         # sidebar past its width.
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -247,14 +246,14 @@ class LibraryPanel(QWidget):
 
     def row_count(self) -> int:
         """Rows shown (the filter's), in their order on screen."""
-        return self.sorted.rowCount()
+        return self.shown_rows.rowCount()
 
     def cell(self, row: int, column: int) -> str:
         """The text of a cell as shown: row in screen order."""
-        return str(self.sorted.index(row, column).data())
+        return str(self.shown_rows.index(row, column).data())
 
     def tooltip(self, row: int) -> str:
-        return str(self.sorted.index(row, 0).data(Qt.ItemDataRole.ToolTipRole))
+        return str(self.shown_rows.index(row, 0).data(Qt.ItemDataRole.ToolTipRole))
 
     def counts(self) -> tuple[int, int]:
         """Documents in the library and their passages, as the rows show them now."""
@@ -266,7 +265,7 @@ class LibraryPanel(QWidget):
 
     def selected_documents(self) -> list[str]:
         rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        return [self.sorted.index(r, 0).data(DOCUMENT_ROLE) for r in rows]
+        return [self.shown_rows.index(r, 0).data(DOCUMENT_ROLE) for r in rows]
 
     def _select(self, documents: list[str]) -> None:
         """Select these documents' rows (those the filter shows), without touching the keyboard's
@@ -274,7 +273,7 @@ class LibraryPanel(QWidget):
         selection = QItemSelection()
         for document in documents:
             source = self.model.index_of(document)
-            shown = self.sorted.mapFromSource(source) if source.isValid() else source
+            shown = self.shown_rows.mapFromSource(source) if source.isValid() else source
             if shown.isValid():
                 selection.select(shown, shown)
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
@@ -391,12 +390,12 @@ class LibraryPanel(QWidget):
     # --- rendering ---------------------------------------------------------------------------
 
     def _on_filter(self, text: str) -> None:
-        self.sorted.set_words(text)
+        self.shown_rows.set_words(text)
         self._shown_changed()
 
     def _shown_changed(self) -> None:
         """The empty page or the list; how many rows the filter shows; the buttons."""
-        total, shown = self.model.rowCount(), self.sorted.rowCount()
+        total, shown = self.model.rowCount(), self.shown_rows.rowCount()
         self._stack.setCurrentWidget(self._listing if total else self._empty_page)
         self.shown.setText(f"{shown:,} of {count_of(total, 'document')}")
         self.shown.setVisible(shown != total)
