@@ -524,8 +524,10 @@ _PLACE_OR_PERSON = re.compile(r"^\W*(?:where|who|whom)\b", re.IGNORECASE)
 def _count_for_place_or_person(answer_stems: set[str], question: str) -> bool:
     """The question asks where or who, and all the short answer adds to it is numbers (digits only:
     "R2-D2" or "MBH99" are names)."""
-    return bool(_PLACE_OR_PERSON.match(question)) and bool(answer_stems) and all(
-        s.isdigit() or s in NUMBER_WORDS for s in answer_stems
+    return (
+        bool(_PLACE_OR_PERSON.match(question))
+        and bool(answer_stems)
+        and all(s.isdigit() or s in NUMBER_WORDS for s in answer_stems)
     )
 
 
