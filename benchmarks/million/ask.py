@@ -2,7 +2,7 @@
 """Asking a million-unit library: retrieval stage by stage, the whole retrieve with and without the
 reranker, peak memory, and (with --answers) whole answers with the packaged generator.
 
-    .venv/bin/python benchmarks/million/ask.py [--library DIR] [--rounds 3] [--answers 3]
+    .venv/bin/python benchmarks/million/ask.py [--library DIR] [--rounds 3] [--answers 3] [--heads 6 8]
 
 The library is benchmarks/million/build.py's unless given, opened with the default configuration
 (approximate vector search once it holds `ann_min_units` units). The questions are twenty a user of
@@ -11,12 +11,15 @@ Node.js, Octave, R, Debian), written before any was run. Each round asks all twe
 warms caches and is left out. Times are the engine's own (`Engine.retrieve`); the question's embedding is
 measured once on its own: the engine keeps a question's embedding, so the retrieve rows are without it
 (as the issue's figures, taken with a model-free embedder). Peak memory is the process's high-water
-mark while asking (/proc/self/clear_refs), with the embedder and the reranker loaded.
+mark while asking (/proc/self/clear_refs), with the embedder and the reranker loaded. `--heads` also
+times the retrieve with the reranker reading other numbers of fused candidates (what that costs in
+quality: benchmarks/fusion_study.py heldout --heads).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -91,6 +94,7 @@ def main() -> int:
     parser.add_argument("--library", type=Path, default=HERE.parent / "data" / "million" / "library")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--answers", type=int, default=0, help="also answer this many questions")
+    parser.add_argument("--heads", nargs="+", type=int, default=[], help="also time these rerank heads")
     args = parser.parse_args()
     rounds = args.rounds + 1
     started = time.perf_counter()
@@ -119,7 +123,18 @@ def main() -> int:
         plain = times_of(lambda q: engine.retrieve(q, k=5, rerank=False), rounds)
         print(line("retrieve without rerank", plain))
         reranked = times_of(lambda q: engine.retrieve(q, k=5), rounds)
-        print(line("retrieve with the default rerank", reranked))
+        print(line(f"retrieve with the default rerank ({engine.config.retrieval.rerank_head})", reranked))
+        configured = engine.config
+        for head in args.heads:
+            retrieval = dataclasses.replace(configured.retrieval, rerank_head=head)
+            engine.config = dataclasses.replace(configured, retrieval=retrieval)
+            print(
+                line(
+                    f"retrieve with a rerank head of {head}",
+                    times_of(lambda q: engine.retrieve(q, k=5), rounds),
+                )
+            )
+        engine.config = configured
         print(f"peak memory while retrieving: {peak_mb():,.0f} MB (resident now {rss_mb():,.0f} MB)")
         if args.answers:
             engine.load_generator()
