@@ -139,6 +139,9 @@ class MainWindow(QMainWindow):
         sidebar = settings.value("window/sidebar")
         if sidebar is not None:
             self.sidebar.restoreState(sidebar)
+        columns = settings.value("window/library_columns")  # INI files give one name back as a string
+        if columns is not None:
+            self.library.show_columns([columns] if isinstance(columns, str) else list(columns))
         if settings.value("window/sidebar_shown", True, type=bool) is False:
             self._toggle_sidebar()
         runner.submit("open", str(library_dir))
@@ -570,5 +573,6 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/panes", self.split.saveState())
         self.settings.setValue("window/sidebar", self.sidebar.saveState())
         self.settings.setValue("window/sidebar_shown", not self.sidebar.isHidden())
+        self.settings.setValue("window/library_columns", self.library.shown_columns())
         self.settings.setValue("library", str(self.library_dir))
         event.accept()

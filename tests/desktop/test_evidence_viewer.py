@@ -124,10 +124,12 @@ def test_the_shortcuts_and_the_view_menu_switch_the_right_panes_tabs_and_fold_th
         QTest.keyClick(window, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
         assert not window.library.isVisible() and window.chat.isVisible() and window.evidence.isVisible()
         assert not items["&Library and conversations"].isChecked()
+        window.library.show_columns(["Tier"])  # chosen from the list header's menu
         window.close()
         again = MainWindow(runner, tmp_path / "library", settings)
         qtbot.addWidget(again)
         assert again.sidebar.isHidden() and not again.sidebar_action.isChecked()
+        assert again.library.shown_columns() == ["Document", "Tier"]
         again.sidebar_action.trigger()
         assert not again.sidebar.isHidden() and again.sidebar_action.isChecked()
         again.close()

@@ -103,3 +103,38 @@ def test_added_rows_take_their_place_by_name_and_the_filter_follows_changes(qtbo
     ]
     panel.model.remove("/papers/Appendix.pdf")
     assert [panel.cell(r, 0) for r in range(panel.row_count())] == ["appendix-b.pdf", "paper-00005.pdf"]
+
+
+def test_a_selection_the_filter_hides_is_selected_again_and_shown_when_the_filter_is_cleared(qtbot) -> None:
+    """A window session lost the selection this way (Remove disabled, the old document still shown)."""
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.resize(300, 200)
+    panel.show()
+    panel.set_documents([record(n) for n in range(500)])
+    panel.table.selectRow(400)
+    assert panel.selected_documents() == ["/papers/paper-00400.pdf"]
+    panel.filter.setText("paper-0001")  # hides it
+    assert panel.selected_documents() == [] and not panel.remove_button.isEnabled()
+    panel.filter.setText("")
+    assert panel.selected_documents() == ["/papers/paper-00400.pdf"]
+    assert panel.remove_button.isEnabled()
+    shown = panel.table.visualRect(panel.table.selectionModel().selectedRows()[0])
+    assert panel.table.viewport().rect().contains(shown.center())  # scrolled to, not left at the top
+    panel.table.selectRow(3)  # a new choice replaces the old one
+    panel.filter.setText("paper-0000")
+    panel.filter.setText("")
+    assert panel.selected_documents() == ["/papers/paper-00003.pdf"]
+
+
+def test_type_language_and_tier_are_hidden_until_chosen_and_told_in_the_tooltip(qtbot) -> None:
+    """In the narrow sidebar the short columns squeezed the names to 'ca-certifica…'."""
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_documents([record(1)])
+    assert panel.shown_columns() == ["Document", "Units", "State"]
+    assert "pdf · language en · 101 passages" in panel.row("/papers/paper-00001.pdf").tooltip()
+    panel.show_columns(["Tier", "Lang", "no such column"])
+    assert panel.shown_columns() == ["Document", "Lang", "Tier"]
+    panel.show_columns([])
+    assert panel.shown_columns() == ["Document"]  # the name always shows

@@ -89,8 +89,13 @@ class Row:
         )
 
     def tooltip(self) -> str:
+        language = "" if self.language in ("", UNDETERMINED) else f"language {self.language}"
+        units = "" if self.units is None else f"{self.units:,} passages"
+        # "pdf · language en · 64 passages": the columns hidden by default
+        facts = " · ".join(fact for fact in (self.kind, language, units) if fact)
         return (
             f"{self.document}\n{self.state_text}"
+            + (f"\n{facts}" if facts else "")
             + about_lines(self.about)
             + ("" if self.authority is None else f"\n{TIERS.get(self.authority, self.authority)}")
             + "".join(f"\n⚠ {w}" for w in self.warnings)

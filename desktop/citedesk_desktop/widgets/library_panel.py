@@ -44,7 +44,7 @@ from .documents_model import (
     Row,
 )
 
-__all__ = ["COLUMNS", "DetailsDialog", "LibraryPanel", "Row", "Throughput", "count_of"]
+__all__ = ["COLUMNS", "DEFAULT_COLUMNS", "DetailsDialog", "LibraryPanel", "Row", "Throughput", "count_of"]
 
 TIER_HELP = (
     "Authority tiers: in normal mode passages of higher tiers come first; strict mode cites only "
@@ -52,6 +52,7 @@ TIER_HELP = (
 )
 
 
+DEFAULT_COLUMNS = ("Document", "Units", "State")  # the others: right-click the header
 _BAR_STEPS = 1000  # the progress bar's resolution: work is counted in bytes, too many for a QProgressBar
 
 
@@ -78,6 +79,10 @@ class LibraryPanel(QWidget):
         self._throughput = Throughput()
         self._step = ""
         self._current = ""
+        # The documents the user selected: kept while a filter hides them, selected again (and
+        # scrolled to) when the filter shows them again.
+        self._chosen: list[str] = []
+        self._filtering = False
 
         title = QLabel("<b>Library</b>")
         # Tool buttons: as wide as their words, so the row fits a narrow sidebar (a push button is
@@ -138,6 +143,12 @@ class LibraryPanel(QWidget):
         # The whole reason shows under the table when the row is selected, and in its tooltip.
         header.setSectionResizeMode(STATE, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(STATE, self.fontMetrics().horizontalAdvance("processing 100%") + 24)
+        # In the narrow sidebar every short column takes width from the names ("ca-certifica…" in a
+        # window session): type, language and tier are in the tooltip and hidden until chosen from
+        # the header's menu (the window remembers the choice).
+        self.show_columns(DEFAULT_COLUMNS)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._columns_menu)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -390,7 +401,15 @@ class LibraryPanel(QWidget):
     # --- rendering ---------------------------------------------------------------------------
 
     def _on_filter(self, text: str) -> None:
-        self.shown_rows.set_words(text)
+        self._filtering = True
+        try:
+            self.shown_rows.set_words(text)
+            self._select(self._chosen)
+        finally:
+            self._filtering = False
+        selected = self.table.selectionModel().selectedRows()
+        if selected:
+            self.table.scrollTo(selected[0])
         self._shown_changed()
 
     def _shown_changed(self) -> None:
@@ -404,6 +423,9 @@ class LibraryPanel(QWidget):
     def _on_selection(self, *_: object) -> None:
         self._update_buttons()
         selected = self.selected_documents()
+        if self._filtering:
+            return  # rows the filter hid or showed again: not the user's choice
+        self._chosen = selected
         failed = [self._rows[d] for d in selected if self._rows[d].state in ("failed", "cancelled")]
         warned = [self._rows[d] for d in selected if self._rows[d].warnings]
         if len(selected) == 1 and failed and failed[0].reason:
@@ -442,6 +464,27 @@ class LibraryPanel(QWidget):
         if documents:
             self.reason.setVisible(False)
             self._shown_changed()
+
+    def shown_columns(self) -> list[str]:
+        """The names of the columns in view, for the window to remember."""
+        return [name for column, name in enumerate(COLUMNS) if not self.table.isColumnHidden(column)]
+
+    def show_columns(self, names: list[str] | tuple[str, ...]) -> None:
+        """Show the columns named (unknown names are ignored); the document's name always shows."""
+        for column, name in enumerate(COLUMNS):
+            self.table.setColumnHidden(column, column != NAME and name not in names)
+
+    def _columns_menu(self, position: QPoint) -> None:
+        menu = QMenu(self)
+        shown = self.shown_columns()
+        for column, name in enumerate(COLUMNS):
+            if column == NAME:
+                continue
+            action = menu.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(name in shown)
+            action.toggled.connect(lambda on, c=column: self.table.setColumnHidden(c, not on))
+        menu.popup(self.table.horizontalHeader().mapToGlobal(position))
 
     def _context_menu(self, position: QPoint) -> None:
         indexed = self.indexed_selection()
