@@ -79,8 +79,9 @@ _INSTRUCTION = re.compile(
             rf"\b{_AI}\b[^.!?\n]{{0,80}}?\b{_DIRECTIVE}",
             r"\b(?:answer|respond to|reply to) (?:every|all|any|each) (?:questions?|queries|users?)\b",
             r"\bwhen (?:asked|questioned) about\b[^.!?\n]{0,80}?\b(?:answer|say|respond|reply|state)\b",
-            # Chat-template and prompt markers.
-            r"<\|[a-z_]+\|>|\[/?INST\]|<</?SYS>>|^\s*#{2,}\s*(?:system|instruction|assistant)\b|"
+            # Chat-template and prompt markers. A heading "### Instruction:" is one, alone on its line
+            # or with a colon; "## System calls and man pages" (Node.js's manual) is a heading.
+            r"<\|[a-z_]+\|>|\[/?INST\]|<</?SYS>>|^\s*#{2,}\s*(?:system|instructions?|assistant)\s*(?::|$)|"
             r"\bsystem prompt\b",
         ]
     ),
