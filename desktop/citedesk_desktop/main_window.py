@@ -333,7 +333,7 @@ class MainWindow(QMainWindow):
     def _confirm_remote(self, config: Config, servers: tuple[tuple[str, str], ...]) -> None:
         """Load the models once each server on another computer is confirmed; if the user declines,
         those slots go back to the packaged models, saved, and the status bar says so."""
-        if ask_consent(self, servers, self.settings):
+        if not servers or ask_consent(self, servers, self.settings):
             self.runner.submit("load_models")
             return
         slots = {slot for slot, _ in servers}
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
     def apply_settings(self, config: Config, reembed: bool) -> None:
         if reembed:
             self.library.work_started("Embedding every passage with the new embedder…")
-        self.status_models.setText("Models load on next use")
+        self.status_models.setText("Loading models…")
         self.runner.submit("apply_settings", (config, reembed))
 
     def _new_conversation(self) -> None:
@@ -459,6 +459,10 @@ class MainWindow(QMainWindow):
             self._show_library(result)
         elif operation in ("apply_settings", "reembed"):
             self.library.ingest_finished()
+            if operation == "apply_settings":
+                # The models of the new settings load in the background, as at open (a server on
+                # another computer confirmed first), and the status bar follows them.
+                self.runner.submit("remote_servers")
             if result is None:
                 self.statusBar().showMessage(
                     "Re-embedding stopped: the passages done are kept, and it goes on from there when you "

@@ -261,6 +261,9 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
         assert any(progress) and not window.library.progress_box.isVisible()
         assert load_config(tmp_path / "library" / "config.toml") == edited
+        # The new models load in the background and the status bar says so (it used to keep saying
+        # "Models load on next use" after every answer).
+        qtbot.waitUntil(lambda: window.status_models.text() == "Models ready", timeout=60_000)
     finally:
         window.close()
         window.runner.shutdown()

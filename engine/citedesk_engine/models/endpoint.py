@@ -124,7 +124,7 @@ def _refusal(endpoint: Endpoint, response: http.client.HTTPResponse) -> str:
 
 def _failure(endpoint: Endpoint, exc: BaseException) -> str:
     if isinstance(exc, ConnectionRefusedError):
-        return "cannot be reached (connection refused): is the server running?"
+        return "cannot be reached (connection refused; is the server running?)"
     if isinstance(exc, (TimeoutError, socket.timeout)):
         return f"did not answer within {endpoint.timeout:.0f} s"
     if isinstance(exc, socket.gaierror):
