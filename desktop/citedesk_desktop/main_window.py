@@ -536,6 +536,7 @@ class MainWindow(QMainWindow):
         if operation == "ask":
             self.chat.set_busy(False)
             self.chat.show_error(message)
+            self.runner.submit("conversations")  # the question is kept in its conversation
             return
         if operation == "text":  # e.g. the document was removed meanwhile: say so where it was asked
             self.document.clear()

@@ -319,10 +319,14 @@ class Engine:
                 on_event=listen,
                 cancel=cancel,
             )
-        except Cancelled:
-            # Stopped: the question and what the model had written are kept in the conversation,
-            # marked as stopped and unverified, so nothing the user saw is lost.
+        except (Cancelled, GeneratorError) as stopped:
+            # Stopped, or the generator failed (a server gone mid-answer): the question and what the
+            # model had written are kept in the conversation, marked as stopped and unverified, so
+            # nothing the user saw is lost; a failure is then raised for the caller to say.
             answer = Answer(question, Decision.STOPPED, "".join(written).strip(), (), (), (), ())
+            failure = stopped if isinstance(stopped, GeneratorError) else None
+        else:
+            failure = None
         conversation = conversation or store.new(question)
         known = self.library.manifest.metadata()
 
@@ -339,6 +343,8 @@ class Engine:
             considered=described(answer.considered),
         )
         store.add_turn(conversation, question, plain(answer))
+        if failure is not None:
+            raise failure
         return answer
 
     def conversations(self) -> list[ConversationInfo]:

@@ -8,6 +8,7 @@ from citedesk_desktop.widgets.library_panel import COLUMNS, LibraryPanel
 from citedesk_engine import FileResult, FileStatus, StageStarted
 from citedesk_engine.events import FileFinished
 from citedesk_engine.types import DocumentMeta, DocumentRecord
+from PySide6.QtCore import QItemSelectionModel
 
 
 def record(number: int) -> DocumentRecord:
@@ -105,6 +106,13 @@ def test_added_rows_take_their_place_by_name_and_the_filter_follows_changes(qtbo
     assert [panel.cell(r, 0) for r in range(panel.row_count())] == ["appendix-b.pdf", "paper-00005.pdf"]
 
 
+def select_only(panel: LibraryPanel, row: int) -> None:
+    """Select exactly this row, as a plain click does (selectRow follows the keyboard's modifiers,
+    and another test's Ctrl shortcut can leave Ctrl set in the application's state)."""
+    flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    panel.table.selectionModel().select(panel.table.model().index(row, 0), flags)
+
+
 def test_a_selection_the_filter_hides_is_selected_again_and_shown_when_the_filter_is_cleared(qtbot) -> None:
     """A window session lost the selection this way (Remove disabled, the old document still shown)."""
     panel = LibraryPanel()
@@ -112,7 +120,7 @@ def test_a_selection_the_filter_hides_is_selected_again_and_shown_when_the_filte
     panel.resize(300, 200)
     panel.show()
     panel.set_documents([record(n) for n in range(500)])
-    panel.table.selectRow(400)
+    select_only(panel, 400)
     assert panel.selected_documents() == ["/papers/paper-00400.pdf"]
     panel.filter.setText("paper-0001")  # hides it
     assert panel.selected_documents() == [] and not panel.remove_button.isEnabled()
@@ -121,7 +129,7 @@ def test_a_selection_the_filter_hides_is_selected_again_and_shown_when_the_filte
     assert panel.remove_button.isEnabled()
     shown = panel.table.visualRect(panel.table.selectionModel().selectedRows()[0])
     assert panel.table.viewport().rect().contains(shown.center())  # scrolled to, not left at the top
-    panel.table.selectRow(3)  # a new choice replaces the old one
+    select_only(panel, 3)  # a new choice replaces the old one
     panel.filter.setText("paper-0000")
     panel.filter.setText("")
     assert panel.selected_documents() == ["/papers/paper-00003.pdf"]

@@ -11,7 +11,16 @@ from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
 from citedesk_desktop.widgets.library_panel import COLUMNS
 from citedesk_desktop.widgets.settings_dialog import PENDING, SettingsDialog
-from citedesk_engine import Cancelled, Config, Engine, FileFinished, ModelInfo, ModelsConfig, load_config
+from citedesk_engine import (
+    Cancelled,
+    Config,
+    Engine,
+    FileFinished,
+    GeneratorError,
+    ModelInfo,
+    ModelsConfig,
+    load_config,
+)
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from PySide6.QtCore import QItemSelectionModel, QMimeData, QPointF, QSettings, Qt, QUrl
@@ -416,6 +425,44 @@ class SlowGenerator:
             if cancel.wait(0.05):
                 raise Cancelled("stopped")
         return "never reached"
+
+
+class ServerGone:
+    """Writes three words, then fails as the HTTP generator does when its server is killed."""
+
+    def generate(self, messages, *, max_tokens, on_token, cancel):  # type: ignore[no-untyped-def]
+        for n in range(3):
+            on_token(f"word{n} ")
+        raise GeneratorError("The server at http://127.0.0.1:8089 stopped before its answer was complete.")
+
+
+def test_a_server_gone_mid_answer_leaves_what_it_had_written_and_the_question_kept(
+    qtbot, tmp_path: Path, settings
+) -> None:
+    """A window session: the draft vanished behind the error, and the conversation reopened without it."""
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    window = make_window(
+        qtbot,
+        tmp_path,
+        settings,
+        lambda folder: Engine.open(folder, config, embedder=HashEmbedder(), generator=ServerGone()),
+    )
+    try:
+        note = tmp_path / "note.txt"
+        note.write_text("The harbour opens at six in the morning.", encoding="utf-8")
+        drop(window, [note])
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        window.chat.question.setPlainText("When does the harbour open?")
+        window.chat.ask_button.click()
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        page = window.chat.transcript.toPlainText()
+        assert "word0 word1 word2" in page and "stopped before its answer was complete" in page
+        assert window.chat.ask_button.isEnabled()
+        qtbot.waitUntil(lambda: window.chat.conversations.count() == 1, timeout=10_000)
+        assert "1 question" in window.chat.conversations.item(0).toolTip()
+    finally:
+        window.close()
+        window.runner.shutdown()
 
 
 def test_a_stopped_question_stays_in_its_conversation_with_what_the_model_had_written(

@@ -13,6 +13,7 @@ from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends
 from citedesk_engine.answer.prompts import POLAR
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
+from citedesk_engine.errors import GeneratorError
 from citedesk_engine.events import TokenDelta
 from citedesk_engine.languages import identify
 from citedesk_engine.serialize import answer_from_plain, plain
@@ -235,6 +236,35 @@ def test_a_stopped_question_is_kept_in_its_conversation_with_what_the_model_wrot
         early = engine.ask("Are bags allowed?", cancel=cancel)
         assert early.decision is Decision.STOPPED and early.text == ""
         assert len(engine.conversations()) == 2
+
+
+class ServerGoneMidAnswer(ScriptedGenerator):
+    """Streams two words, then fails as the HTTP generator does when its server is killed."""
+
+    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        self.prompts.append(list(messages))
+        for piece in self.answer.split(" ")[:2]:
+            if on_token is not None:
+                on_token(piece + " ")
+        raise GeneratorError("The server at http://127.0.0.1:8089/v1/chat/completions stopped mid-answer.")
+
+
+def test_a_question_whose_server_failed_mid_answer_is_kept_then_the_error_is_raised(tmp_path: Path) -> None:
+    """A window session lost such questions: the conversation reopened without them."""
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "rules.txt").write_text(PASSAGES["rules"], encoding="utf-8")
+    generator = ServerGoneMidAnswer("Visitors may not bring pets [1].")
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder(), generator=generator) as engine:
+        engine.ingest([docs])
+        question = "Can visitors bring pets into the reading room?"
+        with pytest.raises(GeneratorError, match="stopped mid-answer"):
+            engine.ask(question)
+        (kept,) = engine.conversations()
+        (answer,) = engine.answers(kept.id)
+        assert answer.decision is Decision.STOPPED and answer.question == question
+        assert answer.text == "Visitors may" and answer.claims == ()
 
 
 def test_a_rewrite_spelling_a_hyphenated_word_as_one_is_trusted() -> None:

@@ -276,9 +276,14 @@ class ChatPane(QWidget):
         self._render()
 
     def show_error(self, message: str) -> None:
+        """The question failed (a server gone mid-answer): what the model had written stays on screen,
+        marked as unverified, as the engine keeps it in the conversation, then the error."""
         self._flush.stop()
+        partial = "".join(self._stream).strip()
         self._stream = []
         self._asked = False
+        if partial:
+            self._blocks.append(stopped_html(partial))
         self._blocks.append(f"<p style='color:#c62828'>{html.escape(message)}</p>")
         self._render()
 
