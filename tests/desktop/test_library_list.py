@@ -31,6 +31,8 @@ def test_ten_thousand_documents_are_listed_sorted_and_filtered(qtbot) -> None:
     assert panel.shown.text() == "10 of 10,000 documents"
     panel.filter.setText("hutto 2014")
     assert panel.row_count() == 1 and panel.cell(0, 0) == "paper-00000.pdf"
+    panel.filter.setText("no such paper")
+    assert panel.row_count() == 0 and panel.shown.text() == "none of 10,000 documents matches"
     panel.filter.setText("")
     assert panel.row_count() == 10_000 and not panel.shown.isVisibleTo(panel)
 

@@ -416,7 +416,10 @@ class LibraryPanel(QWidget):
         """The empty page or the list; how many rows the filter shows; the buttons."""
         total, shown = self.model.rowCount(), self.shown_rows.rowCount()
         self._stack.setCurrentWidget(self._listing if total else self._empty_page)
-        self.shown.setText(f"{shown:,} of {count_of(total, 'document')}")
+        if shown:
+            self.shown.setText(f"{shown:,} of {count_of(total, 'document')}")
+        else:  # an empty table alone reads as an empty library
+            self.shown.setText(f"none of {count_of(total, 'document')} matches")
         self.shown.setVisible(shown != total)
         self._update_buttons()
 
