@@ -32,6 +32,10 @@ def test_a_generator_on_a_server_is_chosen_with_its_address_and_model(qtbot) -> 
     dialog.generator.choice.setCurrentIndex(dialog.generator.choice.findData("http"))
     assert dialog.generator.server.isEnabled() and not dialog.generator.path.isEnabled()
     assert dialog.generator.state.text() == PENDING
+    assert not dialog.generator.browse.isEnabled()  # nothing to browse for a server
+    # The state line keeps two lines' room whatever it says: in a window session its growth from one
+    # line to two moved the fields of a dialog as tall as the screen under the user's click.
+    assert dialog.generator.state.minimumHeight() >= 2 * dialog.generator.state.fontMetrics().lineSpacing()
     assert dialog.problem().startswith("Give the address of the server")
     dialog.generator.server.url.setText("http://localhost:11434/v1")
     dialog.generator.server.model.setText("qwen2.5:7b-instruct")

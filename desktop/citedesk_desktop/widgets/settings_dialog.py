@@ -59,8 +59,8 @@ READERS = {
 }
 # The state line of a model slot set to something other than what is loaded.
 PENDING = (
-    "<small>Not loaded yet: takes effect after OK, when models load again (files and checksums are "
-    "checked then).</small>"
+    "<small>Not loaded yet: takes effect after OK, when models load again (files and checksums, or "
+    "the server, are checked then).</small>"
 )
 TRUST_TEXT = {
     "strict": "Strict: cite only documents at or above the floor tier; refuse on conflicts",
@@ -99,12 +99,15 @@ class ModelSlot(QWidget):
         self.server.setVisible(server is not None)
         self.path = QLineEdit("" if value in self._packaged else value)
         self.path.setPlaceholderText("folder" if pick_folder else "file")
-        browse = QPushButton("Browse…")
+        self.browse = browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         # Its own row of the form (the dialog adds it): nested in this widget, a wrapped label was
         # given one line's height and its second line was cut.
         self.state = QLabel(_state(info))
         self.state.setWordWrap(True)
+        # Two lines' height whatever it says: a state of one line then two moved the fields below
+        # while the user was about to click them (window session).
+        self.state.setMinimumHeight(2 * self.state.fontMetrics().lineSpacing())
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.choice)
@@ -126,6 +129,7 @@ class ModelSlot(QWidget):
 
     def _sync(self) -> None:
         self.path.setEnabled(self.choice.currentData() not in self._packaged)
+        self.browse.setEnabled(self.path.isEnabled())
         self.server.setEnabled(self.choice.currentData() == HTTP)
         # The state describes the model loaded now; another choice is only checked when it loads.
         same = self.value() == self._configured and (
