@@ -109,6 +109,8 @@ class MainWindow(QMainWindow):
         self.chat.ask_as_typed_requested.connect(self.ask_as_typed)
         self.chat.stop_requested.connect(self.stop_answering)
         self.chat.source_clicked.connect(self.show_source)
+        self.chat.conversation_cleared.connect(self.evidence.clear)
+        self.chat.conversation_cleared.connect(self.trace.clear)
         self.chat.source_hovered.connect(self.preview_source)
         self.chat.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.chat.trace_requested.connect(self.show_trace)
@@ -483,6 +485,7 @@ class MainWindow(QMainWindow):
         elif operation == "conversation":
             conversation, answers = result  # type: ignore[misc]
             self.chat.show_conversation(conversation, answers)
+            self.evidence.clear()  # its citations were another conversation's
             if answers:
                 self.trace.show_answer(answers[-1])
         elif operation in ("ingest", "reindex"):

@@ -490,8 +490,10 @@ def test_a_stopped_question_stays_in_its_conversation_with_what_the_model_had_wr
         qtbot.waitUntil(lambda: window.chat.conversations.count() == 1, timeout=10_000)
         assert "1 question" in window.chat.conversations.item(0).toolTip()
         # A new conversation, then the stopped one again: the question and its stopped answer are there.
-        window.chat.new_conversation()
+        window.evidence.source = "a passage of the conversation shown"  # as a click on a citation leaves it
+        window.chat.new_button.click()
         assert "word0" not in window.chat.transcript.toPlainText()
+        assert window.evidence.source is None  # the old conversation's evidence went with it
         window.chat._open_item(window.chat.conversations.item(0))
         qtbot.waitUntil(lambda: "word0 word1" in window.chat.transcript.toPlainText(), timeout=10_000)
         reopened = window.chat.transcript.toPlainText()

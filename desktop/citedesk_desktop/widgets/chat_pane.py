@@ -48,6 +48,7 @@ class ChatPane(QWidget):
     trace_requested = Signal(object)  # Answer
     conversation_requested = Signal(str)  # open this stored conversation
     delete_conversation_requested = Signal(str)
+    conversation_cleared = Signal()  # a new, empty conversation: the evidence of the old one goes
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -191,6 +192,7 @@ class ChatPane(QWidget):
         self.conversations.clearSelection()
         self._render()
         self.question.setFocus()
+        self.conversation_cleared.emit()
 
     def set_conversations(self, conversations: list[ConversationInfo]) -> None:
         """The stored conversations, newest first; the one shown stays selected."""

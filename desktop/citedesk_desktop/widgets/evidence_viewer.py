@@ -151,7 +151,7 @@ class EvidenceViewer(QWidget):
         self._set_tools(False)
 
     def clear(self) -> None:
-        """Nothing shown: another library was opened, and its citations are not these."""
+        """Nothing shown: another library or conversation was opened, and its citations are not these."""
         self.source, self.shown, self._scroll_to = None, None, None
         self.answer = None
         self._steps.setVisible(False)
