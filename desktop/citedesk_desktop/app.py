@@ -11,7 +11,7 @@ from pathlib import Path
 from citedesk_engine import __version__, default_library_dir
 from citedesk_engine.resources import resources_dir
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QApplication, QSplashScreen
 
 from .main_window import MainWindow
@@ -29,6 +29,17 @@ def app_icon() -> QIcon:
     return icon
 
 
+def splash_picture() -> QPixmap:
+    """The icon on a card with room beneath it for the message (on the bare 128-pixel icon the
+    message ran over its edges: "tarting CiteDesk")."""
+    card = QPixmap(320, 180)
+    card.fill(QColor("#f5f5f5"))
+    painter = QPainter(card)
+    painter.drawPixmap((card.width() - 112) // 2, 20, app_icon().pixmap(112, 112))
+    painter.end()
+    return card
+
+
 def run_app(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="citedesk", description="Open the CiteDesk window.")
     parser.add_argument("--library", metavar="DIR", help="library folder (default: the last one used)")
@@ -40,9 +51,11 @@ def run_app(argv: Sequence[str]) -> int:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)  # ties the window to packaging/linux/<APP_ID>.desktop (task bar icon)
     app.setWindowIcon(app_icon())
-    splash = QSplashScreen(app_icon().pixmap(128, 128))
+    splash = QSplashScreen(splash_picture())
     splash.show()
-    splash.showMessage("Starting CiteDesk…", Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter)
+    splash.showMessage(
+        f"Starting CiteDesk {__version__}…", Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter
+    )
     app.processEvents()
     preload_native_libraries()
     settings = QSettings()

@@ -402,6 +402,7 @@ class MainWindow(QMainWindow):
         self._pinned = None
         self.trace.clear()
         self.library.set_documents([])
+        self.library.opening()
         self.runner.submit("open", str(folder))
 
     def ingest(self, paths: list[str]) -> None:
@@ -535,6 +536,7 @@ class MainWindow(QMainWindow):
             self.runner.submit("refresh")
         if operation == "open":
             self.status_library.setText(f"No library open: {message}")
+            self.library.opening("No library is open: File > Open library… chooses one.")
             message += "\n\nFix the problem, or choose another library folder with File > Open library…"
         if operation == "ask":
             self.chat.set_busy(False)

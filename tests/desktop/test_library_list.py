@@ -148,3 +148,16 @@ def test_type_language_and_tier_are_hidden_until_chosen_and_told_in_the_tooltip(
     assert panel.shown_columns() == ["Document", "Lang", "Tier"]
     panel.show_columns([])
     assert panel.shown_columns() == ["Document"]  # the name always shows
+
+
+def test_the_list_says_the_library_is_opening_until_its_documents_come(qtbot) -> None:
+    """Not 'Your library is empty' over a library of 947 documents while it is read (window session)."""
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    assert panel.waiting.isVisible() and not panel.empty.isVisible()
+    assert panel.waiting.text() == "Opening the library…"
+    panel.set_documents([record(1)])
+    assert panel.table.isVisible() and not panel.waiting.isVisible()
+    panel.set_documents([])
+    assert panel.empty.isVisible()

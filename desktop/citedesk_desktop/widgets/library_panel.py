@@ -185,6 +185,14 @@ class LibraryPanel(QWidget):
         self._stack = QStackedLayout()
         self._stack.addWidget(empty_page)
         self._stack.addWidget(listing)
+        # Until the library has been read: "Your library is empty" showed for seconds over a library
+        # of 947 documents while it opened (window session).
+        self.waiting = QLabel()
+        self.waiting.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.waiting.setWordWrap(True)
+        self.waiting.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._stack.addWidget(self.waiting)
+        self.opening()
 
         self.progress = QProgressBar()
         self.progress.setAccessibleName("Indexing progress")
@@ -411,6 +419,11 @@ class LibraryPanel(QWidget):
         if selected:
             self.table.scrollTo(selected[0])
         self._shown_changed()
+
+    def opening(self, text: str = "Opening the library…") -> None:
+        """No list yet: the library is being read (or could not be); `set_documents` shows it."""
+        self.waiting.setText(text)
+        self._stack.setCurrentWidget(self.waiting)
 
     def _shown_changed(self) -> None:
         """The empty page or the list; how many rows the filter shows; the buttons."""
