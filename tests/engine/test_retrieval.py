@@ -308,3 +308,47 @@ def test_rrf_fusion_remains_an_option(tmp_path: Path) -> None:
 def test_top_k_default_and_override(library_engine: Engine, tmp_path: Path) -> None:
     assert len(library_engine.retrieve("the").candidates) <= RetrievalConfig().top_k
     assert len(library_engine.retrieve("the", k=2).candidates) <= 2
+
+
+class Rendezvous:
+    """A retriever that waits for the other one: it finds its unit only if both run at once."""
+
+    def __init__(self, name: str, meeting: threading.Barrier) -> None:
+        self.name = name
+        self.meeting = meeting
+        self.threads: list[int] = []
+
+    def search(self, query, limit, versions=None):  # type: ignore[no-untyped-def]
+        self.threads.append(threading.get_ident())
+        try:
+            self.meeting.wait()
+        except threading.BrokenBarrierError:
+            return []
+        return [("v1-00000", 1.0)]
+
+
+@pytest.mark.parametrize("approximate", [True, False])
+def test_retrievers_run_at_once_in_a_big_library_and_in_turn_below(
+    library_engine: Engine, approximate: bool, monkeypatch
+) -> None:
+    """Past the ANN threshold the slowest retriever sets the time, not their sum; below it exact
+    search already uses every core and threads would only cost."""
+    from citedesk_engine.index.vectors import VectorStore
+    from citedesk_engine.retrieve.pipeline import RetrievalPipeline
+
+    monkeypatch.setattr(VectorStore, "approximate", property(lambda self: approximate))
+    monkeypatch.setattr(type(library_engine.library.manifest), "live_versions", lambda self: {"d": "v1"})
+    meeting = threading.Barrier(2, timeout=0.5 if not approximate else 10)
+    retrievers = [Rendezvous("vector", meeting), Rendezvous("lexical", meeting)]
+    pipeline = RetrievalPipeline(
+        library_engine.library, retrievers, IdentityReranker(), RetrievalConfig(), rerank_head=10
+    )
+    trace: list = []
+    lists = pipeline.hits("anything", trace)
+    assert [t.stage for t in trace] == ["retrieve.vector", "retrieve.lexical"]
+    if approximate:  # both met: they ran at once, off the caller's thread
+        assert lists == {"vector": [("v1-00000", 1.0)], "lexical": [("v1-00000", 1.0)]}
+        assert threading.get_ident() not in retrievers[0].threads + retrievers[1].threads
+    else:  # the first waited alone until the barrier broke: they ran in turn, on this thread
+        assert lists == {"vector": [], "lexical": []}
+        assert retrievers[0].threads == retrievers[1].threads == [threading.get_ident()]
