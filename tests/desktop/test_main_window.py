@@ -427,6 +427,24 @@ class SlowGenerator:
         return "never reached"
 
 
+def asking_about_a_note(qtbot, tmp_path: Path, settings: QSettings, generator: object) -> MainWindow:
+    """A window over one note, its question just asked of `generator` (the caller closes it)."""
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    window = make_window(
+        qtbot,
+        tmp_path,
+        settings,
+        lambda folder: Engine.open(folder, config, embedder=HashEmbedder(), generator=generator),
+    )
+    note = tmp_path / "note.txt"
+    note.write_text("The harbour opens at six in the morning.", encoding="utf-8")
+    drop(window, [note])
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+    window.chat.question.setPlainText("When does the harbour open?")
+    window.chat.ask_button.click()
+    return window
+
+
 class ServerGone:
     """Writes three words, then fails as the HTTP generator does when its server is killed."""
 
@@ -440,20 +458,8 @@ def test_a_server_gone_mid_answer_leaves_what_it_had_written_and_the_question_ke
     qtbot, tmp_path: Path, settings
 ) -> None:
     """A window session: the draft vanished behind the error, and the conversation reopened without it."""
-    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
-    window = make_window(
-        qtbot,
-        tmp_path,
-        settings,
-        lambda folder: Engine.open(folder, config, embedder=HashEmbedder(), generator=ServerGone()),
-    )
+    window = asking_about_a_note(qtbot, tmp_path, settings, ServerGone())
     try:
-        note = tmp_path / "note.txt"
-        note.write_text("The harbour opens at six in the morning.", encoding="utf-8")
-        drop(window, [note])
-        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
-        window.chat.question.setPlainText("When does the harbour open?")
-        window.chat.ask_button.click()
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
         page = window.chat.transcript.toPlainText()
         assert "word0 word1 word2" in page and "stopped before its answer was complete" in page
@@ -468,20 +474,8 @@ def test_a_server_gone_mid_answer_leaves_what_it_had_written_and_the_question_ke
 def test_a_stopped_question_stays_in_its_conversation_with_what_the_model_had_written(
     qtbot, tmp_path: Path, settings
 ) -> None:
-    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
-    window = make_window(
-        qtbot,
-        tmp_path,
-        settings,
-        lambda folder: Engine.open(folder, config, embedder=HashEmbedder(), generator=SlowGenerator()),
-    )
+    window = asking_about_a_note(qtbot, tmp_path, settings, SlowGenerator())
     try:
-        note = tmp_path / "note.txt"
-        note.write_text("The harbour opens at six in the morning.", encoding="utf-8")
-        drop(window, [note])
-        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
-        window.chat.question.setPlainText("When does the harbour open?")
-        window.chat.ask_button.click()
         qtbot.waitUntil(lambda: "word2" in window.chat.transcript.toPlainText(), timeout=60_000)
         window.chat.stop_button.click()
         qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
