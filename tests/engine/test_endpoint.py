@@ -63,7 +63,8 @@ def _events(handler: BaseHTTPRequestHandler, lines: list[str], pause: float = 0.
     for line in lines:
         handler.wfile.write(line.encode() + b"\n\n")
         handler.wfile.flush()
-        time.sleep(pause)
+        # Silent for `pause` seconds, or until the test is over (the fixture sets `released`).
+        handler.server.released.wait(pause)  # type: ignore[attr-defined]
 
 
 def _chunk(text: str) -> str:
@@ -75,9 +76,11 @@ def server() -> Iterator[ThreadingHTTPServer]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
     httpd.daemon_threads = True
     httpd.requests = []
+    httpd.released = threading.Event()
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield httpd
+    httpd.released.set()
     httpd.shutdown()
     httpd.server_close()
 

@@ -4,13 +4,13 @@ mid-answer."""
 
 from __future__ import annotations
 
+import collections
 import os
 import signal
 import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -49,17 +49,26 @@ def _start_server(port: int) -> subprocess.Popen:
     ]  # fmt: skip
     env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"llama_cpp.server exited: {process.stderr.read().decode()[-2000:]}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2):
-                return process
-        except OSError:
-            time.sleep(0.5)
-    process.kill()
-    raise RuntimeError("llama_cpp.server did not start within 180 s")
+    # Ready when uvicorn says it is listening; its log is read to the end meanwhile (a full pipe
+    # would stall the server), the last lines kept for the error if it exits instead.
+    listening, said = threading.Event(), collections.deque(maxlen=40)
+
+    def read_log() -> None:
+        for line in process.stderr:  # type: ignore[union-attr]
+            said.append(line.decode(errors="replace"))
+            if "Uvicorn running on" in said[-1]:
+                listening.set()
+        listening.set()  # the server exited
+
+    threading.Thread(target=read_log, daemon=True).start()
+    if not listening.wait(180):
+        process.kill()
+        raise RuntimeError("llama_cpp.server did not start within 180 s")
+    if not any("Uvicorn running on" in line for line in said):
+        process.wait(10)
+        raise RuntimeError(f"llama_cpp.server exited: {''.join(said)[-2000:]}")
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=10):
+        return process
 
 
 def _stop(process: subprocess.Popen) -> None:
