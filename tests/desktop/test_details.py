@@ -4,7 +4,8 @@ used to name its citations."""
 from __future__ import annotations
 
 from citedesk_desktop.widgets.chat_pane import ChatPane
-from citedesk_desktop.widgets.library_panel import DetailsDialog, LibraryPanel
+from citedesk_desktop.widgets.details_dialog import DetailsDialog
+from citedesk_desktop.widgets.library_panel import LibraryPanel
 from citedesk_engine.types import Answer, Claim, Decision, DocumentMeta, DocumentRecord, SourceRef
 from PySide6.QtWidgets import QDialog
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citedesk_desktop.widgets.library_panel import Throughput
+from citedesk_desktop.widgets.pace import Throughput
 
 
 def test_time_spent_before_the_first_work_does_not_slow_the_estimate() -> None:

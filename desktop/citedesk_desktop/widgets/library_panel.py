@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import html
 import time
-from collections import deque
 from pathlib import Path
 
 from citedesk_engine import DocumentRecord, FileResult, FileStatus, Progress, StageStarted
 from citedesk_engine.types import DocumentMeta
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt, Signal
-from PySide6.QtGui import QIntValidator, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QStackedLayout,
@@ -32,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from .buttons import tool_button
+from .details_dialog import DetailsDialog
 from .documents_model import (
     COLUMNS,
     DOCUMENT_ROLE,
@@ -43,8 +40,9 @@ from .documents_model import (
     DocumentsModel,
     Row,
 )
+from .pace import Throughput, duration_words
 
-__all__ = ["COLUMNS", "DEFAULT_COLUMNS", "DetailsDialog", "LibraryPanel", "Row", "Throughput", "count_of"]
+__all__ = ["COLUMNS", "DEFAULT_COLUMNS", "LibraryPanel", "Row", "count_of"]
 
 TIER_HELP = (
     "Authority tiers: in normal mode passages of higher tiers come first; strict mode cites only "
@@ -356,7 +354,9 @@ class LibraryPanel(QWidget):
                 self.progress.setValue(event.done)
                 self._throughput.add(time.monotonic(), event.done)
                 seconds = self._throughput.seconds_left(event.total)
-                left = f" · about {_duration(seconds)} left" if seconds and event.total > event.done else ""
+                left = (
+                    f" · about {duration_words(seconds)} left" if seconds and event.total > event.done else ""
+                )
                 self.progress_label.setText(f"Embedding {event.done:,} of {event.total:,} passages{left}")
         elif isinstance(event, StageStarted) and event.stage in ("extract", "index"):
             self._describe_progress("reading text" if event.stage == "extract" else "indexing")
@@ -398,7 +398,7 @@ class LibraryPanel(QWidget):
         # From measured throughput, once there is enough of it to say (5% of the work).
         left = self._throughput.seconds_left(work_total)
         if left is not None and 0.05 * work_total <= work_done < work_total:
-            text += f" · about {_duration(left)} left"
+            text += f" · about {duration_words(left)} left"
         self.progress_label.setText(text)
 
     def _on_cancel(self) -> None:
@@ -554,82 +554,6 @@ class LibraryPanel(QWidget):
         indexed = self.indexed_selection()
         self.remove_button.setEnabled(bool(indexed) or bool(self._failed_selection()))
         self.reindex_button.setEnabled(bool(indexed))
-
-
-class DetailsDialog(QDialog):
-    """Title, authors (one per line) and year of a document, as CiteDesk cites it."""
-
-    def __init__(self, name: str, about: DocumentMeta, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(f"Details of {name}")
-        self.title = QLineEdit(about.title)
-        self.title.setAccessibleName("Title")
-        self.authors = QPlainTextEdit("\n".join(about.authors))
-        self.authors.setAccessibleName("Authors, one per line")
-        self.authors.setFixedHeight(self.authors.fontMetrics().lineSpacing() * 4 + 12)
-        self.year = QLineEdit(str(about.year or ""))
-        self.year.setAccessibleName("Year")
-        self.year.setValidator(QIntValidator(1000, 2200, self))
-        self.year.setPlaceholderText("such as 2014")
-        form = QFormLayout()
-        form.addRow("Title", self.title)
-        form.addRow("Authors (one per line)", self.authors)
-        form.addRow("Year", self.year)
-        note = QLabel(
-            "<small>Answers cite the document by its authors and year (“Hutto and Gilbert 2014, p. 5”), "
-            "and exports list it under its title. What you write is kept when the file is read again.</small>"
-        )
-        note.setWordWrap(True)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(note)
-        layout.addWidget(buttons)
-
-    def details(self) -> tuple[str, list[str], int]:
-        """(title, authors, year; 0 for none), as typed."""
-        authors = [line.strip() for line in self.authors.toPlainText().splitlines() if line.strip()]
-        year = self.year.text().strip()
-        return self.title.text().strip(), authors, int(year) if year.isdigit() else 0
-
-
-class Throughput:
-    """Work done per second over the last half minute, and the time left at that pace. Measured from
-    the start of a batch, the time before the first passage was embedded (reading a 261-page PDF)
-    counted as slow work: the estimate stayed at "about 3 min" while 85 s were left."""
-
-    WINDOW = 30.0  # seconds of samples the pace is measured over
-    MIN_SPAN = 3.0  # seconds of progress before any estimate
-
-    def __init__(self) -> None:
-        self._samples: deque[tuple[float, int]] = deque()
-
-    def add(self, when: float, done: int) -> None:
-        if self._samples and done <= self._samples[-1][1]:
-            return  # no progress: the pace is measured between steps of work
-        self._samples.append((when, done))
-        while len(self._samples) > 2 and when - self._samples[1][0] >= self.WINDOW:
-            self._samples.popleft()
-
-    def seconds_left(self, total: int) -> float | None:
-        if len(self._samples) < 2:
-            return None
-        (first, done_first), (last, done_last) = self._samples[0], self._samples[-1]
-        if last - first < self.MIN_SPAN or done_last <= done_first:
-            return None
-        return (total - done_last) * (last - first) / (done_last - done_first)
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 60:
-        return f"{max(1, round(seconds))} s"
-    if seconds < 3600:
-        return f"{round(seconds / 60)} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def count_of(number: int, thing: str) -> str:
