@@ -450,8 +450,7 @@ class MainWindow(QMainWindow):
     def _on_finished(self, operation: str, result: object) -> None:
         if operation == "open":
             self._show_library(result)
-            self.chat.new_conversation()
-            self.trace.clear()
+            self.chat.new_conversation()  # clears the evidence and the trace too (conversation_cleared)
             self.runner.submit("conversations")
             self.runner.submit("remote_servers")  # then the models load; the window is usable meanwhile
             if self._library_status is not None and self._library_status.needs_reembed:
