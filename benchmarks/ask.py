@@ -56,6 +56,9 @@ class FixedEmbedder:
         vectors = self._rng.standard_normal((len(texts), DIMENSION)).astype(np.float32)
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
+    def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+        return self.embed(texts)
+
 
 def build_library(folder: Path, units: int, per_document: int = 500) -> Engine:
     engine = Engine.open(

@@ -82,6 +82,9 @@ class CachedTwinEmbedder:
     def dimension(self) -> int:
         return self._real.dimension
 
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self._real.embed_queries(texts)
+
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         self.asked += len(texts)
         keys = [hashlib.sha1(_DIGIT.sub("0", t).encode("utf-8")).hexdigest() for t in texts]

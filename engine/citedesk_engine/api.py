@@ -19,6 +19,7 @@ from .answer.verify import ClaimVerifier
 from .config import (
     DEFAULT,
     HTTP,
+    MULTILINGUAL,
     Config,
     batch_thread_count,
     cache_dir,
@@ -38,6 +39,7 @@ from .ingest.pipeline import IngestPipeline, document_id
 from .ingest.reembed import reembed_library
 from .languages import identify
 from .models.claim_model import build_claim_judge
+from .models.e5_embedder import E5Embedder
 from .models.embedder import SentenceTransformerEmbedder
 from .models.endpoint import endpoint_state
 from .models.http_models import HttpEmbedder, HttpGenerator
@@ -47,6 +49,7 @@ from .models.recogniser import RapidRecogniser
 from .models.registry import ModelRegistry
 from .protocols import ClaimJudge, Embedder, Generator, Recogniser, SpanReader
 from .retrieve.pipeline import RetrievalPipeline, check_signals
+from .retrieve.reformulate import QueryReformulator, Reformulation, search_languages
 from .retrieve.rerank import (
     CrossEncoderReranker,
     HttpReranker,
@@ -97,6 +100,7 @@ class Engine:
         self._generator: Generator | None = None
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
         self._recogniser: Recogniser | None = None
+        self._reformulator = QueryReformulator(self.generator, identify)
 
     @classmethod
     def open(
@@ -147,6 +151,8 @@ class Engine:
     def _load_embedder(self) -> Embedder:
         if self.config.models.embedder == HTTP:
             return HttpEmbedder(self.config.models.endpoint("embedder"), self.config.ingest.embed_batch)
+        if self.config.models.embedder == MULTILINGUAL:
+            return E5Embedder(self.registry.embedder_path(), name=self.registry.embedder_name())
         return SentenceTransformerEmbedder(
             self.registry.embedder_path(),
             name=self.registry.embedder_name(),
@@ -181,7 +187,7 @@ class Engine:
         """The embedding of a question, computed once however many stages ask for it."""
         cached = self._query_vectors.get(text)
         if cached is None:
-            cached = self.embedder().embed([text])[0]
+            cached = self.embedder().embed_queries([text])[0]
             if len(self._query_vectors) > 256:
                 self._query_vectors.clear()
             self._query_vectors[text] = cached
@@ -217,7 +223,18 @@ class Engine:
         order (the ablations of `citedesk eval --compare`). `documents` scopes the search (`scope`)."""
         scope = frozenset(self.scope(documents)) if documents else None
         pipeline = self._retrieval_pipeline(signals, rerank)
-        return pipeline.run(question, k or self.config.retrieval.top_k, scope=scope)
+        variants = self.reformulate(question).variants
+        return pipeline.run(question, k or self.config.retrieval.top_k, scope=scope, variants=variants)
+
+    def reformulate(self, question: str, cancel: threading.Event | None = None) -> Reformulation:
+        """The question translated into the languages of `[retrieval] search_languages` other than its
+        own (retrieve/reformulate.py); nothing when that setting is empty."""
+        languages = search_languages(
+            self.config.retrieval.search_languages, self.library.manifest.per_document("language")
+        )
+        if not languages:
+            return Reformulation({})
+        return self._reformulator.reformulate(question, languages, cancel)
 
     def scope(self, items: Sequence[str | Path]) -> tuple[str, ...]:
         """The documents a question is asked in, from document ids, file paths or folders as the user
@@ -277,9 +294,10 @@ class Engine:
         )
         manifest = self.library.manifest
         flow = AnswerFlow(
-            retrieve=lambda query, count, asked: self._retrieval_pipeline(None).run(
-                query, count, asked, scope=within
+            retrieve=lambda query, count, asked, variants: self._retrieval_pipeline(None).run(
+                query, count, asked, scope=within, variants=variants
             ),
+            reformulate=self.reformulate if self.config.retrieval.search_languages else None,
             embed_query=self.embed_query,
             stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,

@@ -17,6 +17,7 @@ from .models.endpoint import Endpoint, base_url, check_endpoint, is_loopback
 APP_NAME = "CiteDesk"
 DEFAULT = "default"  # a model slot set to this resolves to the packaged model
 SMALL = "small"  # the generator slot's second packaged model: faster, less accurate
+MULTILINGUAL = "multilingual"  # the embedder slot's second packaged model: about 100 languages
 HTTP = "http"  # a model slot served by an OpenAI-compatible server (models/endpoint.py)
 RERANKER_RUNTIMES = ("auto", "onnx-int8", "torch")  # models/cross_encoder.py
 
@@ -25,7 +26,10 @@ RERANKER_RUNTIMES = ("auto", "onnx-int8", "torch")  # models/cross_encoder.py
 class ModelsConfig:
     """Each slot is `default` (the packaged model) or a path to the user's own file or folder."""
 
-    embedder: str = DEFAULT  # default (all-MiniLM-L6-v2) | a sentence-transformers folder | http
+    # default (all-MiniLM-L6-v2, English) | multilingual (multilingual-e5-small at 4 bits, about 100
+    # languages, one vector space: a question finds passages in another language; about 3x slower to
+    # ingest) | a sentence-transformers folder | http
+    embedder: str = DEFAULT
     # default (Qwen2.5-Coder-1.5B-Instruct) | small (Qwen2.5-Coder-0.5B-Instruct, about 2x faster, far
     # fewer right answers) | a path to the user's own GGUF | http (generator_url, generator_model)
     generator: str = DEFAULT
@@ -167,6 +171,10 @@ class RetrievalConfig:
     # manuals, as the cheapest setting with recall@10 >= 0.95 against exact search: 0.954 in 8.8 ms
     # (nprobes 40 / refine 10: 0.918 in 6.3 ms; 120 / 20: 0.963 in 10.3 ms). docs/evaluation.md,
     # "A million passages", has the whole sweep.
+    # Cross-lingual reformulation (retrieve/reformulate.py): the question is also searched translated
+    # by the generator into each of these languages (ISO 639-1 codes; "auto": the languages of the
+    # library's documents, detected at ingest), except its own. Empty: searched as asked only.
+    search_languages: tuple[str, ...] = ()
     ann_min_units: int = 200_000
     ann_partition_rows: int = 4096
     ann_nprobes: int = 80

@@ -24,7 +24,12 @@ class Embedder(Protocol):
     def dimension(self) -> int: ...
 
     def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        """One normalised row per text, in order."""
+        """One normalised row per passage, in order."""
+        ...
+
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """One normalised row per question, in order: the same as `embed` for a symmetric model; a
+        model trained with a query prefix (E5) adds it here."""
         ...
 
 

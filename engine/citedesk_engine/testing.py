@@ -42,6 +42,9 @@ class HashEmbedder:
                 out[row, 0] = 1.0
         return out
 
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.embed(texts)
+
 
 class ScriptedGenerator:
     """Returns a fixed answer, streamed word by word; records the prompts it was given."""

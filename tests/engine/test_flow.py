@@ -16,6 +16,7 @@ from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyCon
 from citedesk_engine.errors import GeneratorError
 from citedesk_engine.events import TokenDelta
 from citedesk_engine.languages import identify
+from citedesk_engine.retrieve.reformulate import Reformulation
 from citedesk_engine.serialize import answer_from_plain, plain
 from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
 from citedesk_engine.types import Candidate, Decision, EvidenceUnit, Retrieval, Stage
@@ -50,7 +51,7 @@ def make_flow(generator: Replies, rerank: float, searched: list[str]) -> AnswerF
     ]
     vectors = dict(zip([u.unit_id for u in units], embedder.embed([u.passage for u in units]), strict=True))
 
-    def retrieve(query: str, k: int, asked: str) -> Retrieval:
+    def retrieve(query: str, k: int, asked: str, variants: dict[str, str]) -> Retrieval:
         searched.append(query)
         words = set(query.lower().split())
         ranked = sorted(units, key=lambda u: -len(words & set(u.passage.lower().split())))
@@ -309,3 +310,25 @@ def test_a_refusal_keeps_its_closest_passages_as_no_citation_and_they_survive_st
     old = plain(generation)
     del old["considered"]
     assert answer_from_plain(old).considered == ()
+
+
+def test_the_reformulations_searched_are_in_the_trace_and_reach_retrieval() -> None:
+    received: list[dict[str, str]] = []
+    flow = make_flow(Replies("NOT IN PASSAGES"), rerank=0.95, searched=[])
+    plain_retrieve = flow.retrieve
+
+    def retrieve(query: str, k: int, asked: str, variants: dict[str, str]) -> Retrieval:
+        received.append(variants)
+        return plain_retrieve(query, k, asked, variants)
+
+    translated = {"de": "Dürfen Besucher Haustiere in den Lesesaal mitbringen?"}
+    flow.retrieve = retrieve
+    flow.reformulate = lambda question, cancel: Reformulation(translated, {"fr": "not a translation"}, "en")
+    answer = flow.ask(PETS, k=2)
+    assert received == [translated]
+    stage = next(t for t in answer.trace if t.stage == "reformulate")
+    assert stage.details["variants"] == translated and stage.details["question_language"] == "en"
+    assert stage.details["dropped"] == {"fr": "not a translation"}
+    assert [t.stage for t in answer.trace].index("reformulate") < [t.stage for t in answer.trace].index(
+        "relevance"
+    )

@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 
 from citedesk_engine import Config, ConfigError, ModelInfo
-from citedesk_engine.config import DEFAULT, HTTP, SMALL
+from citedesk_engine.config import DEFAULT, HTTP, MULTILINGUAL, SMALL
 from citedesk_engine.models.recogniser import LANGUAGES as OCR_LANGUAGES
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import (
@@ -171,6 +171,10 @@ class SettingsDialog(QDialog):
             info.get("embedder"),
             True,
             "Embedder folder",
+            (
+                ("Packaged: English, all-MiniLM-L6-v2 (default)", DEFAULT),
+                ("Packaged: multilingual, e5-small (about 100 languages, slower to add files)", MULTILINGUAL),
+            ),
             server=(m.embedder_url, m.embedder_model),
         )
         self.generator = ModelSlot(

@@ -21,6 +21,7 @@ from ..errors import Cancelled, ConfigError
 from ..events import EventCallback, StageStarted, TokenDelta, emit
 from ..languages import UNDETERMINED, language_name
 from ..protocols import Generator
+from ..retrieve.reformulate import Reformulation
 from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
 from .asides import AsideKind, asides, asserted
 from .claims import sentences, split_claims
@@ -36,7 +37,8 @@ from .verify import ClaimVerifier
 
 @dataclass
 class AnswerFlow:
-    retrieve: Callable[[str, int, str], Retrieval]  # (retrieval query, k, question as asked)
+    # (retrieval query, k, question as asked, the query in other languages {code: text})
+    retrieve: Callable[[str, int, str, dict[str, str]], Retrieval]
     embed_query: Callable[[str], npt.NDArray[np.float32]]
     stored_vectors: Callable[[list[str]], dict[str, npt.NDArray[np.float32]]]
     generator: Callable[[], Generator]
@@ -48,6 +50,8 @@ class AnswerFlow:
     calibrated_rerank: bool = False  # rerank scores are the packaged reranker's probabilities
     identify_language: Callable[[str], tuple[str, float]] | None = None  # (code, probability)
     document_languages: Callable[[], dict[str, str]] = dict
+    # The retrieval query translated into the library's other languages (retrieve/reformulate.py).
+    reformulate: Callable[[str, threading.Event | None], Reformulation] | None = None
     empty_reason: str = "The library is empty: add documents first."
     searched_in: str = "the library"  # what was searched, in a refusal's words ("debian.csv")
 
@@ -82,8 +86,21 @@ class AnswerFlow:
                 question = resolved.searched
         else:
             query = question
+        variants: dict[str, str] = {}
+        if self.reformulate is not None:
+            run.stage("reformulate")
+            found = self.reformulate(query, cancel)
+            variants = found.variants
+            run.record(
+                "reformulate",
+                1,
+                len(variants),
+                question_language=found.question_language,
+                variants=variants,
+                **({"dropped": found.dropped} if found.dropped else {}),
+            )
         run.stage("retrieve")
-        retrieval = self.retrieve(query, k, question)
+        retrieval = self.retrieve(query, k, question, variants)
         run.trace.extend(retrieval.trace)
         candidates = list(retrieval.candidates)
         if not candidates:

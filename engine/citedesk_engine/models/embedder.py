@@ -57,6 +57,9 @@ class SentenceTransformerEmbedder:
         )
         return np.asarray(vectors, dtype=np.float32)
 
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return self.embed(texts)
+
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:

@@ -94,6 +94,10 @@ class HttpEmbedder:
             return np.zeros((0, self._dimension), dtype=np.float32)
         return np.concatenate(rows)
 
+    def embed_queries(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        # The OpenAI API has no query/passage distinction: a server's model is used symmetrically.
+        return self.embed(texts)
+
     def _embed_batch(self, texts: list[str]) -> npt.NDArray[np.float32]:
         where = self.endpoint.url + "/v1/embeddings"
         payload = post_json(

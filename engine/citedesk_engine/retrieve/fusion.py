@@ -63,6 +63,20 @@ def score_fuse(
     return sorted(fused.items(), key=lambda item: (-item[1], item[0]))
 
 
+def merge_variants(lists: Sequence[Sequence[tuple[str, float]]]) -> list[tuple[str, float]]:
+    """One retriever's lists for the same question in several languages as one list: each min-max
+    normalised, a unit scoring its best over them, best first (ties by id). A unit found by the
+    question in any one language ranks as if the question as asked had found it so."""
+    best: dict[str, float] = {}
+    for hits in lists:
+        first: dict[str, float] = {}
+        for unit_id, score in hits:
+            first.setdefault(unit_id, score)
+        for unit_id, scaled in zip(first, minmax(list(first.values())), strict=True):
+            best[unit_id] = max(best.get(unit_id, 0.0), scaled)
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))
+
+
 def blend(first: Sequence[float], second: Sequence[float], weight: float) -> list[float]:
     """(1 - weight) x min-max(first) + weight x min-max(second), element by element."""
     if not 0.0 <= weight <= 1.0:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -11,7 +11,7 @@ from ..config import RetrievalConfig
 from ..errors import ConfigError
 from ..index.library import Library
 from ..types import Candidate, Retrieval, StageTrace
-from .fusion import rrf_fuse, score_fuse
+from .fusion import merge_variants, rrf_fuse, score_fuse
 from .rerank import Reranker, rerank
 from .retrievers import Retriever
 
@@ -27,13 +27,24 @@ class RetrievalPipeline:
     rerank_head: int
 
     def run(
-        self, query: str, k: int, rerank_query: str | None = None, scope: frozenset[str] | None = None
+        self,
+        query: str,
+        k: int,
+        rerank_query: str | None = None,
+        scope: frozenset[str] | None = None,
+        variants: Mapping[str, str] | None = None,
     ) -> Retrieval:
         """`query` feeds the retrievers (it may fold in a conversation); the reranker judges the
         candidates against `rerank_query`, the question as asked. With `scope` (document ids), only
-        those documents' units are searched."""
+        those documents' units are searched. `variants` is the question in other languages ({code:
+        text}, retrieve/reformulate.py): each retriever searches with every one of them too, its
+        lists merged into one (fusion.merge_variants), and a candidate in one of those languages is
+        reranked against the question in its language."""
         trace: list[StageTrace] = []
         lists = self.hits(query, trace, scope)
+        if variants:
+            more = [self.hits(text, trace, scope, language) for language, text in variants.items()]
+            lists = {name: merge_variants([hits, *(m[name] for m in more)]) for name, hits in lists.items()}
         started = time.perf_counter()
         fused = fuse(lists, self.config)
         head = fused[: max(k, self.rerank_head)]
@@ -57,12 +68,21 @@ class RetrievalPipeline:
         trace.append(_trace("fuse", total, len(fused), started, **_fusion_details(self.config)))
         started = time.perf_counter()
         joins = check_rerank_mode(self.config) == "fuse"
+        asked = rerank_query or query
+        query_for = None
+        if variants:
+            languages = self.library.manifest.per_document("language")
+
+            def query_for(candidate: Candidate) -> str:
+                return variants.get(languages.get(candidate.unit.document, ""), asked)
+
         reranked = rerank(
-            rerank_query or query,
+            asked,
             candidates,
             self.reranker,
             self.rerank_head,
             fuse_weight=self.config.rerank_weight if joins else None,
+            query_for=query_for,
         )
         trace.append(
             _trace(
@@ -79,9 +99,14 @@ class RetrievalPipeline:
         return Retrieval(query=query, candidates=tuple(reranked[:k]), trace=tuple(trace))
 
     def hits(
-        self, query: str, trace: list[StageTrace] | None = None, scope: frozenset[str] | None = None
+        self,
+        query: str,
+        trace: list[StageTrace] | None = None,
+        scope: frozenset[str] | None = None,
+        language: str = "",
     ) -> dict[str, list[tuple[str, float]]]:
-        """Each retriever's pool for `query`: {name: [(unit_id, score)] best first}, traced into `trace`.
+        """Each retriever's pool for `query`: {name: [(unit_id, score)] best first}, traced into `trace`
+        (as `retrieve.NAME`, or `retrieve.NAME.LANGUAGE` for the question translated into LANGUAGE).
         With `scope` (document ids), each retriever searches only those documents' committed versions
         (filtered inside the index, so a small document is not crowded out of the pool)."""
         live_by_document = self.library.manifest.live_versions()
@@ -118,7 +143,7 @@ class RetrievalPipeline:
                 details: dict[str, object] = {"pool": self.config.pool}
                 if scope is not None:
                     details["scope"] = len(scope)
-                stage = f"retrieve.{retriever.name}"
+                stage = f"retrieve.{retriever.name}" + (f".{language}" if language else "")
                 trace.append(StageTrace(stage, 0, len(found), milliseconds, details))
         return lists
 

@@ -40,23 +40,32 @@ def rerank(
     head: int,
     min_score: float | None = None,
     fuse_weight: float | None = None,
+    query_for: Callable[[Candidate], str] | None = None,
 ) -> list[Candidate]:
     """Reorder the first `head` candidates by the reranker's scores (drop those under `min_score`);
     the rest keep their fused order after them. Nothing that was not in `candidates` comes out.
 
     With `fuse_weight`, the reranker's scores join the fusion instead of replacing it: the head is
-    ordered by `blend(fused, rerank, fuse_weight)`, both min-max normalised over the head."""
+    ordered by `blend(fused, rerank, fuse_weight)`, both min-max normalised over the head.
+
+    With `query_for`, each candidate is judged against the question it gives (the question translated
+    into the candidate's language), in one call per distinct question."""
     top, rest = list(candidates[:head]), list(candidates[head:])
     if not top:
         return rest
-    passages = [Passage(c.unit.unit_id, c.unit.index_text) for c in top]
-    try:
-        scores = reranker.score(query, passages)
-    except RerankerError:
-        raise
-    except Exception as exc:
-        raise RerankerError(f"The reranker {reranker.name} failed: {type(exc).__name__}: {exc}") from exc
-    checked = _check(scores, len(top), reranker.name)
+    asked = [query_for(c) if query_for is not None else query for c in top]
+    checked = [0.0] * len(top)
+    for text in dict.fromkeys(asked):
+        rows = [i for i, a in enumerate(asked) if a == text]
+        passages = [Passage(top[i].unit.unit_id, top[i].unit.index_text) for i in rows]
+        try:
+            scores = reranker.score(text, passages)
+        except RerankerError:
+            raise
+        except Exception as exc:
+            raise RerankerError(f"The reranker {reranker.name} failed: {type(exc).__name__}: {exc}") from exc
+        for i, score in zip(rows, _check(scores, len(rows), reranker.name), strict=True):
+            checked[i] = score
     ranked = sorted(zip(checked, range(len(top)), top, strict=True), key=lambda t: (-t[0], t[1]))
     if fuse_weight is not None:
         blended = blend([c.fused for c in top], checked, fuse_weight)
@@ -101,7 +110,7 @@ class IndexedEmbeddingReranker:
     name: str = "embedding"
 
     def score(self, query: str, passages: Sequence[Passage]) -> list[float]:
-        query_vector = self.embedder().embed([query])[0]
+        query_vector = self.embedder().embed_queries([query])[0]
         stored = self.library.vectors.vectors_by_id([p.unit_id for p in passages])
         # Cosine lies in [-1, 1]; the missing go below it, in their given order.
         return [
