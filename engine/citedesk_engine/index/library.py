@@ -57,6 +57,7 @@ class Library:
         except OSError as exc:
             raise LibraryError(f"Cannot create the library folder {folder}: {exc.strerror}") from exc
         self.folder = folder
+        self._languages: frozenset[str] | None = None  # of the committed documents, until one changes
         self._vector_policy = vector_policy or AnnPolicy()
         self._lock = LibraryLock(folder / "lock")
         try:
@@ -67,6 +68,8 @@ class Library:
             self.lexical = LexicalIndex(folder / "lexical")
             self.conversations = Conversations(folder / "library.sqlite")
             self.recover()
+            if self.lexical.needs_rebuild:
+                self._rebuild_lexical()
         except Exception:
             self._lock.release()
             raise
@@ -89,6 +92,19 @@ class Library:
         if pending:
             self.blobs.keep_only(self.manifest.referenced_blobs())
 
+    def languages(self) -> frozenset[str]:
+        """The languages of the committed documents (ISO 639-1 codes, "und" for undetermined)."""
+        if self._languages is None:
+            self._languages = frozenset(self.manifest.per_document("language").values())
+        return self._languages
+
+    def _rebuild_lexical(self) -> None:
+        started = time.perf_counter()
+        records = self.manifest.documents()
+        added = self.lexical.rebuild((self.manifest.units_of(r.document), r.language) for r in records)
+        took = time.perf_counter() - started
+        log.info("full-text index built again: %d units of %d documents in %.1fs", added, len(records), took)
+
     def write_version(self, new: NewVersion) -> tuple[float, float]:
         """Write the rows of a new version and commit it; the previous version's rows are removed.
 
@@ -100,11 +116,12 @@ class Library:
         self.manifest.begin_version(new.record.document, new.record.version)
         try:
             self.vectors.add(new.units, new.vectors)
-            self.lexical.add(new.units)
+            self.lexical.add(new.units, new.record.language)
         except BaseException:
             self.abandon_version(new.record.version)
             raise
         written = time.perf_counter()
+        self._languages = None
         previous = self.manifest.commit_version(new.record, new.structure, new.units, new.warnings, new.meta)
         if previous is not None:
             self._delete_rows([previous])
@@ -165,6 +182,7 @@ class Library:
         if record is None:
             raise DocumentNotFound(f"{document} is not in the library.")
         self.manifest.remove_document(document)
+        self._languages = None
         self._delete_rows([record.version])
         self.manifest.forget([record.version])
         self.blobs.keep_only(self.manifest.referenced_blobs())

@@ -97,7 +97,7 @@ class VectorRetriever:
 
 @dataclass
 class LexicalRetriever:
-    """BM25 over the persistent tantivy index (score = BM25)."""
+    """BM25 over the persistent tantivy index (score = BM25), stemmed in each language the library holds."""
 
     library: Library
     name: str = "lexical"
@@ -105,7 +105,7 @@ class LexicalRetriever:
     def search(
         self, query: str, limit: int, versions: frozenset[str] | None = None
     ) -> list[tuple[str, float]]:
-        return self.library.lexical.search(query, limit, versions)
+        return self.library.lexical.search(query, limit, versions, self.library.languages())
 
 
 @dataclass
