@@ -298,6 +298,7 @@ class Engine:
                 query, count, asked, scope=within, variants=variants
             ),
             reformulate=self.reformulate if self.config.retrieval.search_languages else None,
+            translate=self._reformulator.translate,
             embed_query=self.embed_query,
             stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,

@@ -21,18 +21,19 @@ from ..errors import Cancelled, ConfigError
 from ..events import EventCallback, StageStarted, TokenDelta, emit
 from ..languages import UNDETERMINED, language_name
 from ..protocols import Generator
-from ..retrieve.reformulate import Reformulation
+from ..retrieve.reformulate import QUESTION_LANGUAGE_CONFIDENCE, Reformulation
 from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
 from .asides import AsideKind, asides, asserted
 from .claims import sentences, split_claims
 from .conflicts import find_conflicts
+from .crosslingual import ClaimLanguages, InLanguage
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
 from .text import content_stems
-from .verify import ClaimVerifier
+from .verify import ClaimVerifier, Verdict
 
 
 @dataclass
@@ -52,6 +53,9 @@ class AnswerFlow:
     document_languages: Callable[[], dict[str, str]] = dict
     # The retrieval query translated into the library's other languages (retrieve/reformulate.py).
     reformulate: Callable[[str, threading.Event | None], Reformulation] | None = None
+    # Text translated into a language (code) by the generator, None when its reply is no translation:
+    # a claim citing a passage in another language than the question's is checked in the passage's.
+    translate: Callable[[str, str, threading.Event | None], str | None] | None = None
     empty_reason: str = "The library is empty: add documents first."
     searched_in: str = "the library"  # what was searched, in a refusal's words ("debian.csv")
 
@@ -113,6 +117,7 @@ class AnswerFlow:
             return run.refuse(refusal)
 
         run.stage("relevance")
+        languages = self.document_languages() if variants and query == question else {}
         judged, refusal = relevance_gate(
             question,
             self.embed_query(question),
@@ -121,6 +126,10 @@ class AnswerFlow:
             self.config,
             calibrated_rerank=self.calibrated_rerank,
             searched_in=self.searched_in,
+            translated={code: (text, self.embed_query(text)) for code, text in variants.items()}
+            if languages
+            else None,
+            language_of=lambda document: languages.get(document, ""),
         )
         relevant = [r.candidate for r in judged if r.relevant]
         run.record(
@@ -218,18 +227,23 @@ class AnswerFlow:
             # it is, a statement of the passage (guards, alignment, verifier), not as a short answer
             # that must add words to the question: "Visitors may not bring pets." adds only "not".
             sentence, source = quote
-            claims, removed = self._verify("", f"{sentence} [1]", [source])
+            languages = self._claim_languages(question, variants if query == question else {}, cancel)
+            claims, removed, checked_in = self._verify("", f"{sentence} [1]", [source], languages)
             context = [source]
             run.quote = True
         else:
-            claims, removed = self._verify(question, text, context)
+            languages = self._claim_languages(question, variants if query == question else {}, cancel)
+            claims, removed, checked_in = self._verify(question, text, context, languages)
         supported = [c for c in claims if c.supported]
         run.record(
             "verify",
             len(claims),
             len(supported),
             removed=removed,
-            claims=[{"text": c.text, "supported": c.supported, "method": c.method} for c in claims],
+            claims=[
+                {"text": c.text, "supported": c.supported, "method": c.method, **how}
+                for c, how in zip(claims, checked_in, strict=True)
+            ],
         )
         if not supported:
             return run.refuse(
@@ -278,8 +292,55 @@ class AnswerFlow:
         )
         return Refusal(refusal.stage, refusal.reason + note, {**refusal.details, "question_language": code})
 
-    def _verify(self, question: str, text: str, context: Sequence[Candidate]) -> tuple[list[Claim], int]:
+    def _claim_languages(
+        self, question: str, variants: dict[str, str], cancel: threading.Event | None
+    ) -> ClaimLanguages | None:
+        if self.translate is None or self.identify_language is None:
+            return None
+        code, probability = self.identify_language(question)
+        asker = code if probability >= QUESTION_LANGUAGE_CONFIDENCE else UNDETERMINED
+        return ClaimLanguages(asker, self.document_languages(), self.translate, variants, cancel)
+
+    def _check(
+        self, claim: str, cited: Sequence[Candidate], question: str, languages: ClaimLanguages | None
+    ) -> tuple[Verdict, list[Candidate], InLanguage]:
+        """The claim against the cited passages, those of each language with the claim in that
+        language (crosslingual.py); the first language that supports it decides, else the best."""
+        as_written = InLanguage(UNDETERMINED, claim, question, translated=False)
+        if languages is None or not cited:
+            return (
+                self.verifier.check(claim, [c.unit.index_text for c in cited], question),
+                list(cited),
+                as_written,
+            )
+        groups: dict[str, list[Candidate]] = {}
+        for candidate in cited:
+            groups.setdefault(languages.language_of(candidate.unit.document), []).append(candidate)
+        best: tuple[Verdict, list[Candidate], InLanguage] | None = None
+        for language, group in groups.items():
+            how = languages.claim_in(claim, question, language)
+            if how is None:
+                name = language_name(language)
+                verdict = Verdict(False, f"could not be put into {name} to check it", 0.0, -1, "translation")
+                found = (verdict, group, as_written)
+            else:
+                texts = [c.unit.index_text for c in group]
+                verdict = self.verifier.check(how.claim, texts, how.question, language)
+                found = (replace(verdict, method=how.note() + verdict.method), group, how)
+            if verdict.supported:
+                return found
+            if best is None or verdict.score > best[0].score:
+                best = found
+        assert best is not None
+        return best
+
+    def _verify(
+        self, question: str, text: str, context: Sequence[Candidate], languages: ClaimLanguages | None
+    ) -> tuple[list[Claim], int, list[dict[str, object]]]:
+        """The claims of `text`, each checked against its cited passages (in their language), and for
+        the trace how each was checked: in which language, and which checks could not read it."""
         claims = []
+        checked_in: list[dict[str, object]] = []
         units = {c.unit.unit_id: c.unit for c in context}
         for raw in split_claims(text):
             shown, checked, asked, polarity = raw.text, raw.text, question, ""
@@ -294,27 +355,32 @@ class AnswerFlow:
                     shown = polar.sentence
                     polarity = f"; '{polar.said}' left out: it does not follow from the sentence"
             cited = [context[n - 1] for n in raw.citations if 1 <= n <= len(context)]
-            verdict = self.verifier.check(checked, [c.unit.index_text for c in cited], asked)
-            sources = tuple(c.unit.unit_id for c in cited) if verdict.supported else ()
+            verdict, group, how = self._check(checked, cited, asked, languages)
+            sources = tuple(c.unit.unit_id for c in group) if verdict.supported else ()
             if not verdict.supported:
                 # Uncited, or cited wrongly (small models miscount): the claim may still stand on
                 # another passage; it is then cited with that one, the passage that was checked.
                 others = [c for c in context if c not in cited]
-                retry = self.verifier.check(checked, [c.unit.index_text for c in others], asked)
+                retry, group, retried = self._check(checked, others, asked, languages)
                 if retry.supported:
                     verdict = replace(retry, method=f"{retry.method} (re-cited)" if cited else retry.method)
-                    sources = (others[retry.passage].unit.unit_id,)
+                    sources = (group[retry.passage].unit.unit_id,)
+                    how = retried
                 elif not cited:
-                    verdict = retry  # the only check there was: its reason is the one to show
+                    verdict, how = retry, retried  # the only check there was: its reason is the one to show
             method = verdict.method + (polarity if verdict.supported else "")
             evidence = tuple(
                 (unit_id, start, end)
                 for unit_id in sources
-                for start, end in unit_spans(checked, units[unit_id], asked)
+                for start, end in unit_spans(how.claim, units[unit_id], how.question)
             )
             claims.append(Claim(shown, verdict.supported, sources, method, verdict.score, evidence))
+            unread = how.unread_checks()
+            checked_in.append(
+                {"language": how.language, **({"checks_that_could_not_read_it": unread} if unread else {})}
+            )
         removed = sum(1 for c in claims if not c.supported)
-        return claims, removed
+        return claims, removed, checked_in
 
 
 # py3langid's probability for a question's language to be named in a refusal ("Wie ändere ich den

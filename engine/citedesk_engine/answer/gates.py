@@ -6,7 +6,7 @@ nothing does, a Refusal naming its stage. Nothing here generates or retrieves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,17 +68,25 @@ def relevance_gate(
     config: AnswerConfig,
     calibrated_rerank: bool = False,
     searched_in: str = "the library",
+    translated: Mapping[str, tuple[str, npt.NDArray[np.float32]]] | None = None,
+    language_of: Callable[[str], str] | None = None,
 ) -> tuple[list[Relevance], Refusal | None]:
     """A candidate is relevant when the question's words are in it and it means something close,
     or when it is semantically very close, or (`calibrated_rerank`: the packaged reranker, whose
     scores are probabilities) when the reranker judged it likely to answer; one shared word is never
-    enough. Passage vectors come from the index (`stored`): nothing is embedded again."""
-    question_stems = set(content_stems(question))
+    enough. Passage vectors come from the index (`stored`): nothing is embedded again. `translated`
+    holds the question in other languages with its vector ({code: (text, vector)}): a candidate
+    whose document (`language_of`) is in one of them is judged against that question."""
     if not candidates:
         return [], None
+    asked = {"": (set(content_stems(question)), question_vector)}
+    for code, (text, vector) in (translated or {}).items():
+        asked[code] = (set(content_stems(text)), vector)
     vectors = stored([c.unit.unit_id for c in candidates])
     judged = []
     for candidate in candidates:
+        language = language_of(candidate.unit.document) if language_of is not None else ""
+        question_stems, question_vector = asked.get(language, asked[""])
         stems = set(content_stems(candidate.unit.index_text))
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
         vector = vectors.get(candidate.unit.unit_id)

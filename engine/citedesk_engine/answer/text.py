@@ -28,6 +28,11 @@ NEGATIONS = frozenset(
     """not no never none nobody nothing neither nor nowhere cannot without n't isn't aren't wasn't weren't
     don't doesn't didn't won't wouldn't can't couldn't shouldn't hasn't haven't hadn't lack lacks
     lacked""".split()
+    # German, French and Spanish, for claims checked in those languages (crosslingual.py). Words that
+    # are also English ("sin", "sans", "ni", "ne") are left out: an English "sin" is no negation.
+    + """nicht kein keine keinen keinem keiner keines nie niemals niemand nichts ohne weder
+    pas jamais rien aucun aucune aucunement nullement guère
+    nunca jamás nadie nada ningún ninguno ninguna tampoco""".split()
 )
 # Words whose exchange turns a statement into its opposite: a conflict between two passages
 # (conflicts.py), an inverted claim (verify.py). Verbs of change, comparatives and their opposites.

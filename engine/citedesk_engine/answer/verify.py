@@ -70,6 +70,8 @@ _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
 # An author, their initials and the year of an entry of a reference list: "Knoth S (2016). ",
 # "Gilbert, E. (2014). ", "Hutto CJ, Gilbert E (2014). ".
 _REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|20)\d\d[a-z]?\)\.(?:\s|$)")
+# Languages that capitalise every noun: a capital there is no sign of a name.
+NOUNS_CAPITALISED = frozenset({"de", "lb"})
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
 _YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
@@ -106,8 +108,10 @@ class ClaimVerifier:
     judge: Callable[[], ClaimJudge | None] | None = None
     reader: Callable[[], SpanReader | None] | None = None
 
-    def check(self, claim: str, passages: Sequence[str], question: str = "") -> Verdict:
-        """Judge `claim` against each passage; the best supporting one decides."""
+    def check(self, claim: str, passages: Sequence[str], question: str = "", language: str = "") -> Verdict:
+        """Judge `claim` against each passage; the best supporting one decides. `language` is the ISO
+        639-1 code of the claim and passages when known: in German, where every noun is capitalised,
+        capitals name nothing and the name guard is not run (crosslingual.py lists it as unread)."""
         judge = self.judge() if self.judge is not None else None
         best: Verdict | None = None
         for index, passage in enumerate(passages):
@@ -117,7 +121,7 @@ class ClaimVerifier:
             if not stated:
                 verdict = _not_asserted(claim, passage, index)
             else:
-                verdict = self._check_one(claim, stated, question, index, judge)
+                verdict = self._check_one(claim, stated, question, index, judge, language)
                 if not verdict.supported and stated != passage:
                     verdict = _not_asserted(claim, passage, index, verdict)
             if verdict.supported:
@@ -127,7 +131,13 @@ class ClaimVerifier:
         return best or Verdict(False, "no passage", 0.0, -1, "no passage")
 
     def _check_one(
-        self, claim: str, passage: str, question: str, index: int, judge: ClaimJudge | None
+        self,
+        claim: str,
+        passage: str,
+        question: str,
+        index: int,
+        judge: ClaimJudge | None,
+        language: str = "",
     ) -> Verdict:
         if question and _YES_NO.match(claim) and is_polar(question):
             # A bare "yes" or "no" has no words to align, and the verifier scores both alike
@@ -154,7 +164,7 @@ class ClaimVerifier:
             return Verdict(
                 False, f"guard: number {', '.join(sorted(missing_numbers))}", coverage, index, "guard: number"
             )
-        missing_names = _missing_names(claim, passage, question)
+        missing_names = set() if language in NOUNS_CAPITALISED else _missing_names(claim, passage, question)
         if missing_names:
             return Verdict(
                 False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index, "guard: name"

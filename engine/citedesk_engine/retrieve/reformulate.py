@@ -31,8 +31,8 @@ QUESTION_LANGUAGE_CONFIDENCE = 0.5
 MAX_LENGTH_RATIO = 3.0  # a translation far longer than the question is an explanation, not one
 
 TRANSLATE_SYSTEM = (
-    "You translate search questions. Translate the user's question into {language}. Keep names, "
-    "numbers, commands and file names as they are. Write only the translated question."
+    "You are a translator. Translate the user's text into {language}. Keep names, numbers, commands "
+    "and file names as they are. Write only the translation."
 )
 _QUOTES = "\"'«»„“”‚‘’`"
 
@@ -75,26 +75,28 @@ class QueryReformulator:
         for language in languages:
             if language == own:
                 continue
-            key = (question, language)
-            if key not in self._cache:
-                if len(self._cache) > 512:
-                    self._cache.clear()
-                self._cache[key] = self._translate(question, language, cancel)
-            text = self._cache[key]
+            text = self.translate(question, language, cancel)
             if text is None:
                 dropped[language] = "the model's reply was not a translation"
             elif _fold(text) != _fold(question):
                 variants[language] = text
         return Reformulation(variants, dropped, own)
 
-    def _translate(self, question: str, language: str, cancel: threading.Event | None) -> str | None:
-        messages = [
-            {"role": "system", "content": TRANSLATE_SYSTEM.format(language=language_name(language))},
-            {"role": "user", "content": question},
-        ]
-        budget = 2 * len(question.split()) + 24
-        reply = self.generator().generate(messages, max_tokens=budget, cancel=cancel)
-        return clean_translation(reply, question)
+    def translate(self, text: str, language: str, cancel: threading.Event | None = None) -> str | None:
+        """`text` (a question or a one-sentence statement) in `language`, or None when the model's
+        reply is not a translation; asked once per text and language."""
+        key = (text, language)
+        if key not in self._cache:
+            if len(self._cache) > 512:
+                self._cache.clear()
+            messages = [
+                {"role": "system", "content": TRANSLATE_SYSTEM.format(language=language_name(language))},
+                {"role": "user", "content": text},
+            ]
+            budget = 2 * len(text.split()) + 24
+            reply = self.generator().generate(messages, max_tokens=budget, cancel=cancel)
+            self._cache[key] = clean_translation(reply, text)
+        return self._cache[key]
 
 
 def clean_translation(reply: str, question: str) -> str | None:
