@@ -48,7 +48,7 @@ def _fold(text: str) -> str:
 
 
 def build(folder: Path, language: str, embedder: str, reformulate: bool) -> Engine:
-    retrieval = RetrievalConfig(search_languages=("auto",)) if reformulate else RetrievalConfig()
+    retrieval = RetrievalConfig(search_languages=("auto",) if reformulate else ())
     engine = Engine.open(folder, Config(models=ModelsConfig(embedder=embedder), retrieval=retrieval))
     started = time.perf_counter()
     report = engine.ingest(sorted((DATA / language).iterdir()))
@@ -71,7 +71,9 @@ def main() -> None:
     parser.add_argument("--embedders", nargs="+", default=["default", "multilingual"])
     parser.add_argument("--libraries", type=Path, help="keep the libraries here (a second run reuses them)")
     parser.add_argument("--k", type=int, default=5)
-    parser.add_argument("--reformulate", action="store_true", help='[retrieval] search_languages = ["auto"]')
+    parser.add_argument(
+        "--reformulate", action="store_true", help='[retrieval] search_languages = ["auto"] (else [])'
+    )
     args = parser.parse_args()
     questions = [json.loads(line) for line in (HERE / "udhr_questions.jsonl").read_text().splitlines()]
     root = args.libraries or Path(tempfile.mkdtemp(prefix="citedesk-multilingual-"))

@@ -172,9 +172,11 @@ class RetrievalConfig:
     # (nprobes 40 / refine 10: 0.918 in 6.3 ms; 120 / 20: 0.963 in 10.3 ms). docs/evaluation.md,
     # "A million passages", has the whole sweep.
     # Cross-lingual reformulation (retrieve/reformulate.py): the question is also searched translated
-    # by the generator into each of these languages (ISO 639-1 codes; "auto": the languages of the
-    # library's documents, detected at ingest), except its own. Empty: searched as asked only.
-    search_languages: tuple[str, ...] = ()
+    # by the generator into each of these languages (ISO 639-1 codes; "auto": the languages of at
+    # least a tenth of the library's documents, detected at ingest), except its own: a library in the
+    # asker's language costs nothing. Empty: searched as asked only. Measured on benchmarks/multilingual
+    # (docs/evaluation.md, "Other languages").
+    search_languages: tuple[str, ...] = ("auto",)
     ann_min_units: int = 200_000
     ann_partition_rows: int = 4096
     ann_nprobes: int = 80

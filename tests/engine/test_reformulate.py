@@ -55,12 +55,25 @@ def test_the_question_is_translated_into_each_other_language_once() -> None:
     assert again.variants == found.variants and translator.asked == ["German", "French"]  # cached
 
 
-def test_a_question_of_uncertain_language_is_translated_into_every_language() -> None:
+def test_a_question_is_not_translated_into_its_likeliest_language_however_unsure() -> None:
     translator = Translator({"English": "Education?", "German": "Bildung?"})
-    reformulator = QueryReformulator(lambda: translator, lambda text: ("en", 0.3))
+    reformulator = QueryReformulator(lambda: translator, lambda text: ("de", 0.3))
     found = reformulator.reformulate("Bildung?", ["en", "de"])
-    assert found.variants == {"en": "Education?"}  # the German "translation" is the question itself
-    assert translator.asked == ["English", "German"]
+    assert found.variants == {"en": "Education?"} and translator.asked == ["English"]
+
+
+def test_a_translation_that_is_the_question_itself_is_not_searched_twice() -> None:
+    translator = Translator({"English": "bildung ?"})
+    found = QueryReformulator(lambda: translator, lambda text: ("de", 0.9)).reformulate("Bildung?", ["en"])
+    assert found.variants == {} and found.dropped == {}
+
+
+def test_auto_leaves_out_languages_of_few_documents_and_keeps_three() -> None:
+    library = {f"en{i}": "en" for i in range(20)} | {"code.py": "la"}
+    assert search_languages(["auto"], library) == ["en"]  # a misdetected file is not searched for
+    assert search_languages(["auto", "la"], library) == ["en", "la"]  # ... unless asked for
+    five = {f"{code}{i}": code for code in ("de", "en", "fr", "it", "nl") for i in range(3)}
+    assert search_languages(["auto"], five) == ["de", "en", "fr"]
 
 
 def test_a_reply_that_is_no_translation_is_dropped_and_said() -> None:
@@ -144,6 +157,7 @@ def two_language_library(tmp_path: Path):
 
 def open_engine(folder: Path, translator: Translator, languages: tuple[str, ...]) -> Engine:
     config = Config(retrieval=RetrievalConfig(search_languages=languages, signals=("lexical",)))
+    assert RetrievalConfig().search_languages == ("auto",)  # the default
     return Engine.open(folder, config, embedder=HashEmbedder(), generator=translator)
 
 

@@ -95,14 +95,15 @@ class AnswerFlow:
             run.stage("reformulate")
             found = self.reformulate(query, cancel)
             variants = found.variants
-            run.record(
-                "reformulate",
-                1,
-                len(variants),
-                question_language=found.question_language,
-                variants=variants,
-                **({"dropped": found.dropped} if found.dropped else {}),
-            )
+            if variants or found.dropped:  # a library all in the question's language: nothing to say
+                run.record(
+                    "reformulate",
+                    1,
+                    len(variants),
+                    question_language=found.question_language,
+                    variants=variants,
+                    **({"dropped": found.dropped} if found.dropped else {}),
+                )
         run.stage("retrieve")
         retrieval = self.retrieve(query, k, question, variants)
         run.trace.extend(retrieval.trace)

@@ -2,12 +2,12 @@
 every retriever also searches with the words of the passages' own language (the seed's
 QueryReformulator, `[retrieval] search_languages`).
 
-Which languages: `["auto"]` stands for the languages of the library's documents (detected at
-ingest), and codes may be listed as well ("de", "fr"). The question's own language is left out when
-it is identified with confidence; each translation is one short prompt to the generator, kept in a
-cache for the session. A translation that does not read as one (empty, several lines of
-explanation, far longer than the question, or the question itself) is dropped, and the trace says
-so: the question is then searched as asked in that language.
+Which languages: `["auto"]` (the default) stands for the languages of at least a tenth of the
+library's documents (detected at ingest), at most three, and codes may be listed as well ("de",
+"fr"). The question's own language is left out, so that a library in the asker's language costs
+nothing; each translation is one short prompt to the generator, kept in a cache for the session. A
+translation that does not read as one (empty, several lines of explanation, far longer than the
+question) is dropped, and the trace says so; one that is the question itself is not searched twice.
 """
 
 from __future__ import annotations
@@ -22,12 +22,16 @@ from ..languages import UNDETERMINED, language_name
 from ..protocols import Generator
 
 AUTO = "auto"
-# A question identified as being in one language with at least this probability is not translated
-# into it (py3langid, normalised). Questions are short: of our 90 written in English, German and French
-# (benchmarks/multilingual), py3langid named the right language for all 90, with probabilities from
-# 0.79 up; under this threshold a question is translated into every library language, its own
-# included, which costs time, not recall.
+# A question identified as being in one language with at least this probability is taken to be in it
+# when its claims are checked (answer/crosslingual.py). Questions are short: of our 90 written in
+# English, German and French (benchmarks/multilingual), py3langid named the right language for all
+# 90, with probabilities from 0.79 up; of squad-dev's 500 English questions, 468 as English at 0.5 or
+# more, 30 as English below it, 2 as another language below it, none as another language above it.
+# For searching, the likeliest language is left out whatever its probability: a wrong guess only
+# costs the translation into that one language.
 QUESTION_LANGUAGE_CONFIDENCE = 0.5
+AUTO_MIN_SHARE = 0.1  # "auto": a language of at least this share of the documents (a misdetected file
+AUTO_MAX_LANGUAGES = 3  # of code or numbers should not make every question wait for a translation)
 MAX_LENGTH_RATIO = 3.0  # a translation far longer than the question is an explanation, not one
 
 TRANSLATE_SYSTEM = (
@@ -53,7 +57,9 @@ def search_languages(configured: Sequence[str], library: Mapping[str, str]) -> l
     for code in configured:
         if code == AUTO:
             counts = Counter(v for v in library.values() if v and v != UNDETERMINED)
-            wanted += [c for c, _ in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
+            ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+            floor = AUTO_MIN_SHARE * len(library)
+            wanted += [c for c, n in ranked if n >= floor][:AUTO_MAX_LANGUAGES]
         else:
             wanted.append(code.strip().lower())
     return list(dict.fromkeys(c for c in wanted if c))
@@ -68,8 +74,7 @@ class QueryReformulator:
     def reformulate(
         self, question: str, languages: Sequence[str], cancel: threading.Event | None = None
     ) -> Reformulation:
-        code, probability = self.identify(question)
-        own = code if probability >= QUESTION_LANGUAGE_CONFIDENCE else UNDETERMINED
+        own, _ = self.identify(question)
         variants: dict[str, str] = {}
         dropped: dict[str, str] = {}
         for language in languages:
@@ -112,4 +117,4 @@ def clean_translation(reply: str, question: str) -> str | None:
 
 
 def _fold(text: str) -> str:
-    return " ".join(text.lower().split()).rstrip("?")
+    return " ".join(re.findall(r"\w+", text.lower()))
