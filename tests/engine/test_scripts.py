@@ -37,3 +37,4 @@ def test_unclaimed_scripts_are_refused_by_name(case: dict) -> None:
     refusal = script_gate(case["text"])
     assert refusal is not None and refusal.stage == "script"
     assert refusal.details["unsupported_scripts"] == case["unsupported_scripts"]
+    assert case["unsupported_scripts"][0] in refusal.reason and "Ask it in a language" in refusal.reason

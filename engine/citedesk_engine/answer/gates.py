@@ -46,7 +46,10 @@ def script_gate(question: str) -> Refusal | None:
     return Refusal(
         Stage.SCRIPT,
         f"The question is written in a script CiteDesk cannot read reliably ({', '.join(unsupported)}); "
-        "its search index and models would only guess.",
+        "its search index and models would only guess. Ask it in a language written in a script they "
+        "read (Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari, Chinese, Japanese, Korean, Thai, "
+        "among others): the documents may be in any of these languages, and with the multilingual "
+        "embedder (Settings > Models) a question finds passages in another one.",
         {"unsupported_scripts": unsupported, "supported_scripts": sorted(SUPPORTED_SCRIPTS)},
     )
 

@@ -101,8 +101,10 @@ class LexicalIndex:
         writer.commit()  # type: ignore[attr-defined]
         added = 0
         for units, language in documents:
-            self.add(units, language)
+            self._write(units, language)
             added += len(units)
+        writer.commit()  # type: ignore[attr-defined]
+        self._index.reload()
         (self._folder / _REBUILDING).unlink(missing_ok=True)
         return added
 
@@ -114,6 +116,11 @@ class LexicalIndex:
     def add(self, units: Sequence[EvidenceUnit], language: str = "") -> None:
         """Add and commit: the rows are durable when this returns. `language` is the ISO 639-1 code
         of the units' document ("und" or "" when not determined)."""
+        self._write(units, language)
+        self._get_writer().commit()  # type: ignore[attr-defined]
+        self._index.reload()
+
+    def _write(self, units: Sequence[EvidenceUnit], language: str) -> None:
         writer = self._get_writer()
         field = field_for(language)
         for unit in units:
@@ -125,8 +132,6 @@ class LexicalIndex:
                     **{field: unit.index_text},
                 )
             )
-        writer.commit()
-        self._index.reload()
 
     def delete_versions(self, versions: Sequence[str]) -> None:
         if not versions:
