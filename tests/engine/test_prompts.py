@@ -53,3 +53,21 @@ def test_the_first_rows_of_a_table_carry_the_header_once_in_the_index_text() -> 
         "v-00001", "/d/debian.csv", "v", 1, "10,Buster", 0, 9, section="debian.csv", context=header
     )
     assert titled.index_text == f"debian.csv\n{header}\n10,Buster"
+
+
+def test_a_passage_in_another_language_is_cut_around_the_words_of_the_translated_question() -> None:
+    filler = " ".join(f"Der Abschnitt {i} beschreibt die Verwaltung der Pakete." for i in range(40))
+    text = f"{filler} Der Grundschulunterricht ist obligatorisch und unentgeltlich."
+    unit = EvidenceUnit("v-0", "/docs/rechte.txt", "v", 0, text, 0, len(text))
+    question = "Is elementary schooling free of charge?"
+    plain = build_messages(question, [unit], max_chars=300)[1]["content"]
+    assert "Grundschulunterricht" not in plain  # no English word to find it by: the start is kept
+    translated = build_messages(
+        question,
+        [unit],
+        max_chars=300,
+        translated={"de": "Ist der Grundschulunterricht unentgeltlich?"},
+        language_of={"/docs/rechte.txt": "de"}.__getitem__,
+    )[1]["content"]
+    assert "Der Grundschulunterricht ist obligatorisch und unentgeltlich." in translated
+    assert translated.endswith(f"Question: {question}\nAnswer:")  # asked as the user asked

@@ -174,7 +174,11 @@ class AnswerFlow:
 
         run.stage("generate")
         messages = build_messages(
-            question, [c.unit for c in context], max_chars=self.config.max_passage_chars
+            question,
+            [c.unit for c in context],
+            max_chars=self.config.max_passage_chars,
+            translated=variants if languages else None,
+            language_of=lambda document: languages.get(document, ""),
         )
         text = self.generator().generate(
             messages,

@@ -21,7 +21,7 @@ every claim is verified against the passage it is finally cited with.
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..types import EvidenceUnit
 from .asides import without_instructions
@@ -125,11 +125,26 @@ def focus_table(rows: list[list[tuple[str, str]]], question: str, max_chars: int
     return " / ".join(written[i] for i in sorted(kept))
 
 
-def build_messages(question: str, units: Sequence[EvidenceUnit], *, max_chars: int) -> list[dict[str, str]]:
+def build_messages(
+    question: str,
+    units: Sequence[EvidenceUnit],
+    *,
+    max_chars: int,
+    translated: Mapping[str, str] | None = None,
+    language_of: Callable[[str], str] | None = None,
+) -> list[dict[str, str]]:
     """Earlier turns of a conversation reach the model only through the passages they retrieved:
-    shown an "earlier question" line, the 0.5B model answered that line instead of the question."""
+    shown an "earlier question" line, the 0.5B model answered that line instead of the question.
+    `translated` is the question in other languages ({code: text}): a passage in one of them
+    (`language_of` its document) is cut around the words of the question in its language."""
+    translated = translated or {}
+
+    def asked_for(unit: EvidenceUnit) -> str:
+        language = language_of(unit.document) if language_of is not None else ""
+        return translated.get(language, question)
+
     passages = "\n".join(
-        f"Passage {number}: {_read(unit, question, max_chars)}" for number, unit in enumerate(units, 1)
+        f"Passage {number}: {_read(unit, asked_for(unit), max_chars)}" for number, unit in enumerate(units, 1)
     )
     return [
         {"role": "system", "content": POLAR if asks_yes_or_no(question) else SYSTEM},
