@@ -68,3 +68,36 @@ def test_a_yes_no_question_gets_the_prompt_for_yes_no_answers() -> None:
     assert build_messages("Does VADER need training data?", [unit], max_chars=400)[0]["content"] == POLAR
     assert build_messages("What does VADER need?", [unit], max_chars=400)[0]["content"] == SYSTEM
     assert build_messages("Is it VADER or LIWC?", [unit], max_chars=400)[0]["content"] == SYSTEM
+
+
+@pytest.mark.parametrize(
+    ("question", "polar"),
+    [
+        ("Hat jeder das Recht auf Bildung?", True),
+        ("Darf ein Staat Gefangene foltern?", True),
+        ("Gibt es eine Begrenzung der Arbeitszeit?", True),
+        ("Wer hat das Recht auf Bildung?", False),
+        ("Wie ändere ich den Standard-Editor?", False),
+        ("Peut-on refuser ces droits à quelqu'un ?", True),
+        ("Les auteurs sont-ils protégés ?", True),
+        ("Est-ce que le paquet est installé ?", True),
+        ("Y a-t-il une limite ?", True),
+        ("Sur quoi l'autorité doit-elle reposer ?", False),
+        ("Quels devoirs une personne a-t-elle ?", False),
+    ],
+)
+def test_german_and_french_yes_no_questions_are_recognised(question: str, polar: bool) -> None:
+    assert is_polar(question) is polar
+
+
+def test_a_german_or_french_question_offering_alternatives_is_no_yes_no_question() -> None:
+    assert not asks_yes_or_no("Ist es ein Paket oder ein Programm?")
+    assert not asks_yes_or_no("Est-ce un paquet ou un programme ?")
+
+
+def test_ja_nein_oui_non_answers_are_read_like_yes_and_no() -> None:
+    answer = polar_answer("Darf ein Staat foltern?", "Nein, ein Staat darf nicht foltern.")
+    assert answer is not None and answer.said == "nein" and answer.follows
+    assert answer.sentence == "Ein Staat darf nicht foltern."
+    oui = polar_answer("Peut-on changer de religion ?", "Oui, on peut changer de religion.")
+    assert oui is not None and oui.said == "oui" and oui.sentence == "On peut changer de religion."

@@ -19,19 +19,36 @@ from dataclasses import dataclass
 from .text import content_stems, negated
 
 _AUXILIARY = "are|is|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must"
+# A German yes/no question opens with its finite verb: the auxiliaries, the modals and the verbs
+# most often asked with ("Gibt es ...?", "Gilt das ...?").
+_GERMAN_VERBS = (
+    "ist|sind|bin|bist|war|waren|hat|habe|hast|haben|hatte|hatten|wird|werden|wurde|wurden|kann|können|konnte|konnten|"
+    "darf|dürfen|durfte|soll|sollen|sollte|sollten|muss|müssen|musste|mag|möchte|gibt|gab|gilt|gelten|"
+    "besteht|bestehen|braucht|brauchen|enthält|enthalten|unterstützt|funktioniert|läuft|stimmt"
+)
 # "Does it ...?", and a condition before it: "If I press Enter, does the formula continue ...?"
-_POLAR = re.compile(rf"^\W*(?:[^,?]{{1,80}},\s*)?(?:{_AUXILIARY})\b", re.IGNORECASE)
-_ANSWER = re.compile(r"^\s*(yes|no)\b[\s,.:;!-]*", re.IGNORECASE)
+_POLAR = re.compile(rf"^\W*(?:[^,?]{{1,80}},\s*)?(?:{_AUXILIARY}|{_GERMAN_VERBS})\b", re.IGNORECASE)
+# French: "Est-ce que ...?", or a verb joined to its subject pronoun ("Peut-on ...?", "Les auteurs
+# sont-ils ...?", "Y a-t-il ...?"), the question not opening with a question word ("Sur quoi ...").
+_FRENCH_POLAR = re.compile(
+    r"^\W*(?:est-ce qu|(?!(?:\w+\s+)?(?:qui|que|qu'|quoi|quel|quelle|quels|quelles|où|quand|comment|"
+    r"combien|pourquoi|lequel|laquelle)\b)[^?]{0,80}?\b\w+-(?:t-)?(?:il|elle|on|ils|elles|je|tu|nous|vous)\b)",
+    re.IGNORECASE,
+)
+_ANSWER = re.compile(r"^\s*(yes|no|ja|nein|oui|non)\b[\s,.:;!-]*", re.IGNORECASE)
+_NO = frozenset({"no", "nein", "non"})
 
 
 def is_polar(question: str) -> bool:
-    """A question answered by yes or no: it opens with an auxiliary verb (after a condition)."""
-    return bool(_POLAR.match(question))
+    """A question answered by yes or no: it opens with an auxiliary verb (after a condition); in
+    German with its finite verb, in French with "est-ce que" or a verb joined to its pronoun."""
+    return bool(_POLAR.match(question) or _FRENCH_POLAR.match(question))
 
 
 def asks_yes_or_no(question: str) -> bool:
     """Polar and offering no alternatives: "Is it A or B?" is answered by naming one."""
-    return is_polar(question) and " or " not in f" {question.lower()} "
+    lowered = f" {question.lower()} "
+    return is_polar(question) and not any(f" {word} " in lowered for word in ("or", "oder", "ou"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,4 +73,4 @@ def polar_answer(question: str, claim: str) -> PolarAnswer | None:
     wanted = set(content_stems(question))
     restates = bool(wanted) and wanted <= set(content_stems(sentence))
     turned = negated(sentence) != negated(question)
-    return PolarAnswer(said, sentence, bool(sentence) and restates and turned == (said == "no"))
+    return PolarAnswer(said, sentence, bool(sentence) and restates and turned == (said in _NO))

@@ -54,7 +54,8 @@ SYSTEM = (
 # yes or no and the question restated as a sentence, which the gate checks as a statement.
 POLAR = (
     DATA + "Answer yes/no questions from the passages only: write Yes or No, then the question's words as a "
-    f"sentence that the passage states. If they do not say, write {NOT_FOUND}. Examples:\n"
+    f"sentence that the passage states, in the question's language. If they do not say, write {NOT_FOUND}. "
+    "Examples:\n"
     "Passage 1: Cats sleep 15 hours a day. Cats cannot see in total darkness. The first cat show was "
     "held in London in 1871.\n"
     "Question: Can cats see in total darkness?\n"

@@ -73,7 +73,7 @@ _REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|2
 # Languages that capitalise every noun: a capital there is no sign of a name.
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
-_YES_NO = re.compile(r"^\s*(?:yes|no)\W*$", re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(?:yes|no|ja|nein|oui|non)\W*$", re.IGNORECASE)
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
 # question word ("Between Bob Fosse and Emile Ardolino who has worked more recently?").
 _OFFERED = re.compile(
