@@ -101,3 +101,11 @@ def test_ja_nein_oui_non_answers_are_read_like_yes_and_no() -> None:
     assert answer.sentence == "Ein Staat darf nicht foltern."
     oui = polar_answer("Peut-on changer de religion ?", "Oui, on peut changer de religion.")
     assert oui is not None and oui.said == "oui" and oui.sentence == "On peut changer de religion."
+
+
+def test_a_yes_no_question_in_another_language_is_asked_to_be_answered_in_it() -> None:
+    unit = EvidenceUnit("v-0", "d", "v", 0, "Jeder hat das Recht auf Bildung.", 0, 10)
+    german = build_messages("Hat jeder das Recht auf Bildung?", [unit], max_chars=500, answer_language="de")
+    assert german[0]["content"] == POLAR + " Write the answer in German."
+    english = build_messages("Does everyone have a right to education?", [unit], max_chars=500)
+    assert english[0]["content"] == POLAR  # English questions: the prompt as it was

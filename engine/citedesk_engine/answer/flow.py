@@ -179,6 +179,7 @@ class AnswerFlow:
             max_chars=self.config.max_passage_chars,
             translated=variants if languages else None,
             language_of=lambda document: languages.get(document, ""),
+            answer_language=self._asker_language(question, english=""),
         )
         text = self.generator().generate(
             messages,
@@ -292,18 +293,27 @@ class AnswerFlow:
         theirs = ", ".join(sorted(language_name(f) for f in found))
         note = (
             f" The question seems to be in {language_name(code)}, the passages considered are in {theirs}: "
-            f"CiteDesk finds passages by their words and meaning in one language, so asking in {theirs} "
-            "may find them."
+            f"words and meaning are matched best within one language, so asking in {theirs}, or choosing "
+            "the multilingual embedder (Settings > Models), may find them."
         )
         return Refusal(refusal.stage, refusal.reason + note, {**refusal.details, "question_language": code})
+
+    def _asker_language(self, question: str, english: str = "en") -> str:
+        """The question's language when identified with confidence (`english` standing for English),
+        else ""."""
+        if self.identify_language is None:
+            return ""
+        code, probability = self.identify_language(question)
+        if probability < QUESTION_LANGUAGE_CONFIDENCE:
+            return ""
+        return english if code == "en" else code
 
     def _claim_languages(
         self, question: str, variants: dict[str, str], cancel: threading.Event | None
     ) -> ClaimLanguages | None:
-        if self.translate is None or self.identify_language is None:
+        if self.translate is None:
             return None
-        code, probability = self.identify_language(question)
-        asker = code if probability >= QUESTION_LANGUAGE_CONFIDENCE else UNDETERMINED
+        asker = self._asker_language(question) or UNDETERMINED
         return ClaimLanguages(asker, self.document_languages(), self.translate, variants, cancel)
 
     def _check(

@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable, Mapping, Sequence
 
+from ..languages import language_name
 from ..types import EvidenceUnit
 from .asides import without_instructions
 from .claims import sentences
@@ -54,8 +55,7 @@ SYSTEM = (
 # yes or no and the question restated as a sentence, which the gate checks as a statement.
 POLAR = (
     DATA + "Answer yes/no questions from the passages only: write Yes or No, then the question's words as a "
-    f"sentence that the passage states, in the question's language. If they do not say, write {NOT_FOUND}. "
-    "Examples:\n"
+    f"sentence that the passage states. If they do not say, write {NOT_FOUND}. Examples:\n"
     "Passage 1: Cats sleep 15 hours a day. Cats cannot see in total darkness. The first cat show was "
     "held in London in 1871.\n"
     "Question: Can cats see in total darkness?\n"
@@ -63,6 +63,9 @@ POLAR = (
     "Question: Was the first cat show held in London?\n"
     "Answer: Yes, the first cat show was held in London [1]."
 )
+# A yes/no question in another language than English: the examples stay English, and the model is
+# told to write in the question's language (without it the 1.5B answered a German question "Yes, ...").
+POLAR_IN = " Write the answer in {language}."
 
 
 def focus(text: str, question: str, max_chars: int) -> str:
@@ -133,11 +136,13 @@ def build_messages(
     max_chars: int,
     translated: Mapping[str, str] | None = None,
     language_of: Callable[[str], str] | None = None,
+    answer_language: str = "",
 ) -> list[dict[str, str]]:
     """Earlier turns of a conversation reach the model only through the passages they retrieved:
     shown an "earlier question" line, the 0.5B model answered that line instead of the question.
     `translated` is the question in other languages ({code: text}): a passage in one of them
-    (`language_of` its document) is cut around the words of the question in its language."""
+    (`language_of` its document) is cut around the words of the question in its language.
+    `answer_language`: the question's language when it is known and not English."""
     translated = translated or {}
 
     def asked_for(unit: EvidenceUnit) -> str:
@@ -147,8 +152,12 @@ def build_messages(
     passages = "\n".join(
         f"Passage {number}: {_read(unit, asked_for(unit), max_chars)}" for number, unit in enumerate(units, 1)
     )
+    if asks_yes_or_no(question):
+        system = POLAR + (POLAR_IN.format(language=language_name(answer_language)) if answer_language else "")
+    else:
+        system = SYSTEM
     return [
-        {"role": "system", "content": POLAR if asks_yes_or_no(question) else SYSTEM},
+        {"role": "system", "content": system},
         {"role": "user", "content": f"{passages}\nQuestion: {question}\nAnswer:"},
     ]
 
