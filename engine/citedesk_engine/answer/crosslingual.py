@@ -18,16 +18,18 @@ from dataclasses import dataclass
 from ..languages import UNDETERMINED, language_name
 from .verify import NOUNS_CAPITALISED
 
-# The checks of verify.py that read English words only (word lists and English word order); a claim
-# checked in another language passes them unread. Negations are listed in English, German, French
-# and Spanish (text.py), numbers written with digits in every language.
+# The checks of verify.py that read English words only (word lists and English word order), and the
+# verifier model trained on English; a claim checked in another language passes the first unread.
+# Negations are listed in English, German, French and Spanish (text.py), yes/no answers read in
+# English, German and French (polar.py), numbers written with digits in every language.
 ENGLISH_ONLY_CHECKS = (
     "antonyms (an inverted comparison or change)",
     "roles (participants swapped)",
     "number words",
-    "yes/no answers",
+    "the claim verifier (trained on English pairs: it reads other languages, less reliably)",
 )
 NEGATION_LANGUAGES = frozenset({"en", "de", "fr", "es"})
+YES_NO_LANGUAGES = frozenset({"en", "de", "fr"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class InLanguage:
             unread.append("names (every noun is capitalised)")
         if self.language not in NEGATION_LANGUAGES:
             unread.append("negation words")
+        if self.language not in YES_NO_LANGUAGES:
+            unread.append("yes/no answers")
         return unread
 
 
