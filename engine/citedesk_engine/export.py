@@ -4,6 +4,7 @@ cited as a bibliography (CSL JSON, which Zotero and pandoc read)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,22 @@ CHECK_WORDS = (
 )
 
 
+_CHECKED_IN = re.compile(r"^checked in (\w+) as “(.*?)”: ")
+_NOT_TRANSLATED = re.compile(r"^could not be put into (\w+)")
+
+
 def check_words(method: str) -> str:
     """Why a claim was not verified, in words ("the passage does not give this number"); the
-    method itself when no check matches."""
-    return next((words for start, words in CHECK_WORDS if method.startswith(start)), method)
+    method itself when no check matches. A claim checked in the passage's language says so."""
+    untranslated = _NOT_TRANSLATED.match(method)
+    if untranslated:
+        return f"it could not be translated into {untranslated.group(1)}, the passage's language, to check it"
+    checked_in = _CHECKED_IN.match(method)
+    rest = method[checked_in.end() :] if checked_in else method
+    words = next((words for start, words in CHECK_WORDS if rest.startswith(start)), rest)
+    if checked_in:
+        return f"{words} (checked in {checked_in.group(1)} as “{checked_in.group(2)}”)"
+    return words
 
 
 _QUOTE_LIMIT = 400  # characters of a passage quoted when no sentence of it is known to carry the claim

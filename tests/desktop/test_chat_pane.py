@@ -39,6 +39,10 @@ def test_a_generation_refusal_does_not_show_the_models_refusal_phrase(qtbot) -> 
     written = Refusal(Stage.FAITHFULNESS, "No sentence is supported.", {"generated": "It was 1998 [1]."})
     pane.show_answer(Answer("When?", Decision.REFUSED, "", (), (), (), (), refusal=written))
     assert "The model wrote: It was 1998 [1]." in pane.transcript.toPlainText()
+    claim = Claim("It was 1998.", False, (), "guard: number 1998", 0.5)
+    why = Answer("When?", Decision.REFUSED, "", (claim,), (), (), (), refusal=written)
+    pane.show_answer(why)
+    assert "It was 1998. — the passage does not give this number" in pane.transcript.toPlainText()
 
 
 def test_copy_puts_the_answer_with_its_evidence_on_the_clipboard_and_export_saves_the_conversation(

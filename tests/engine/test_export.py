@@ -149,3 +149,16 @@ def test_why_a_sentence_was_removed_is_said_in_words() -> None:
         == "the passage does not read as saying it"
     )
     assert check_words("something new") == "something new"  # a check without words keeps its name
+
+
+def test_a_claim_checked_in_another_language_says_so_in_words() -> None:
+    from citedesk_engine.export import check_words
+
+    method = "checked in German as “Der Unterricht ist nicht frei.”: guard: negation"
+    assert (
+        check_words(method)
+        == "it adds or drops a negation (checked in German as “Der Unterricht ist nicht frei.”)"
+    )
+    assert check_words("could not be put into French to check it") == (
+        "it could not be translated into French, the passage's language, to check it"
+    )

@@ -73,6 +73,13 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         )
         if generated and answer.refusal.stage is not Stage.GENERATION:  # that one's reason says it all
             considered += f"<p>The model wrote: <i>{html.escape(str(generated))}</i></p>"
+        removed = [c for c in answer.claims if not c.supported]
+        if removed and answer.refusal.stage is Stage.FAITHFULNESS:
+            # Why each sentence was refused, in words: the reason was only in the trace (window session).
+            rows = "".join(
+                f"<li>{html.escape(c.text)} — {html.escape(check_words(c.method))}</li>" for c in removed
+            )
+            considered += f"<p>Why:</p><ul>{rows}</ul>"
         others = [s for s in answer.considered if s.unit_id not in listed]
         if others:
             links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
