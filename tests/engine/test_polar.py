@@ -109,3 +109,8 @@ def test_a_yes_no_question_in_another_language_is_asked_to_be_answered_in_it() -
     assert german[0]["content"] == POLAR + " Write the answer in German."
     english = build_messages("Does everyone have a right to education?", [unit], max_chars=500)
     assert english[0]["content"] == POLAR  # English questions: the prompt as it was
+
+
+def test_english_questions_opening_with_a_word_that_is_also_german_are_not_yes_no() -> None:
+    assert not is_polar("War broke out in which year?")
+    assert not is_polar("Bin Laden was found where?")

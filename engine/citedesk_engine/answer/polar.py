@@ -20,10 +20,11 @@ from .text import content_stems, negated
 
 _AUXILIARY = "are|is|was|were|do|does|did|can|could|has|have|had|will|would|should|shall|may|might|must"
 # A German yes/no question opens with its finite verb: the auxiliaries, the modals and the verbs
-# most often asked with ("Gibt es ...?", "Gilt das ...?").
+# most often asked with ("Gibt es ...?", "Gilt das ...?"). Forms that open English questions too
+# ("War", "Bin", "Mag") are left out: "War broke out when?" is no yes/no question.
 _GERMAN_VERBS = (
-    "ist|sind|bin|bist|war|waren|hat|habe|hast|haben|hatte|hatten|wird|werden|wurde|wurden|kann|können|konnte|konnten|"
-    "darf|dürfen|durfte|soll|sollen|sollte|sollten|muss|müssen|musste|mag|möchte|gibt|gab|gilt|gelten|"
+    "ist|sind|bist|waren|hat|habe|hast|haben|hatte|hatten|wird|werden|wurde|wurden|kann|können|konnte|"
+    "konnten|darf|dürfen|durfte|soll|sollen|sollte|sollten|muss|müssen|musste|möchte|gibt|gilt|gelten|"
     "besteht|bestehen|braucht|brauchen|enthält|enthalten|unterstützt|funktioniert|läuft|stimmt"
 )
 # "Does it ...?", and a condition before it: "If I press Enter, does the formula continue ...?"
