@@ -319,6 +319,7 @@ class Engine:
             ),
             searched_in=scope_words(scope) if scope else "the library",
             calibrated_rerank=self.config.models.reranker == DEFAULT,
+            calibrated_similarity=self.config.models.embedder == DEFAULT,
             identify_language=identify,
             document_languages=lambda: manifest.per_document("language"),
         )

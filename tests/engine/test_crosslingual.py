@@ -137,3 +137,28 @@ def test_a_dropped_negation_is_caught_in_german_and_french() -> None:
         ["Les patients ne peuvent pas sortir sans rendez-vous de suivi."],
     )
     assert german.method == french.method == "guard: negation"
+
+
+def test_similarity_decides_relevance_only_for_the_embedder_its_thresholds_were_chosen_for() -> None:
+    import numpy as np
+    from citedesk_engine.answer.gates import relevance_gate
+    from citedesk_engine.config import AnswerConfig
+
+    off_topic = EvidenceUnit("v-0", "d", "v", 0, "Die Eingabeaufforderung der Shell zeigt den Pfad.", 0, 10)
+    vector = np.ones(4, dtype=np.float32) / 2.0  # cosine 1.0 with itself: "very similar"
+    candidates = [Candidate(off_topic, {}, {}, 1.0)]
+    config = AnswerConfig()
+    judged, refusal = relevance_gate(
+        "What is the speed of light?", vector, candidates, lambda ids: {"v-0": vector}, config
+    )
+    assert refusal is None and judged[0].relevant  # the English embedder's threshold trusts it
+    judged, refusal = relevance_gate(
+        "What is the speed of light?",
+        vector,
+        candidates,
+        lambda ids: {"v-0": vector},
+        config,
+        calibrated_similarity=False,
+    )
+    assert refusal is not None and not judged[0].relevant
+    assert refusal.details["high_similarity"] is None  # said as not used

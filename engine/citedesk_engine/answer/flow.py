@@ -49,6 +49,7 @@ class AnswerFlow:
     paths: Callable[[], dict[str, str]]
     library_empty: Callable[[], bool]  # nothing to search (in the documents asked about)
     calibrated_rerank: bool = False  # rerank scores are the packaged reranker's probabilities
+    calibrated_similarity: bool = True  # the relevance thresholds were chosen for this embedder
     identify_language: Callable[[str], tuple[str, float]] | None = None  # (code, probability)
     document_languages: Callable[[], dict[str, str]] = dict
     # The retrieval query translated into the library's other languages (retrieve/reformulate.py).
@@ -131,6 +132,7 @@ class AnswerFlow:
             if languages
             else None,
             language_of=lambda document: languages.get(document, ""),
+            calibrated_similarity=self.calibrated_similarity,
         )
         relevant = [r.candidate for r in judged if r.relevant]
         run.record(
@@ -148,8 +150,8 @@ class AnswerFlow:
                 for r in judged
             ],
             min_coverage=self.config.min_coverage,
-            min_similarity=self.config.min_similarity,
-            high_similarity=self.config.high_similarity,
+            min_similarity=self.config.min_similarity if self.calibrated_similarity else None,
+            high_similarity=self.config.high_similarity if self.calibrated_similarity else None,
             min_rerank=self.config.min_rerank if self.calibrated_rerank else None,
         )
         if refusal:

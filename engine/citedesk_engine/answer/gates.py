@@ -73,13 +73,20 @@ def relevance_gate(
     searched_in: str = "the library",
     translated: Mapping[str, tuple[str, npt.NDArray[np.float32]]] | None = None,
     language_of: Callable[[str], str] | None = None,
+    calibrated_similarity: bool = True,
 ) -> tuple[list[Relevance], Refusal | None]:
     """A candidate is relevant when the question's words are in it and it means something close,
     or when it is semantically very close, or (`calibrated_rerank`: the packaged reranker, whose
     scores are probabilities) when the reranker judged it likely to answer; one shared word is never
     enough. Passage vectors come from the index (`stored`): nothing is embedded again. `translated`
     holds the question in other languages with its vector ({code: (text, vector)}): a candidate
-    whose document (`language_of`) is in one of them is judged against that question."""
+    whose document (`language_of`) is in one of them is judged against that question.
+
+    The similarity thresholds were chosen for the packaged English embedder; another embedder's
+    cosines lie elsewhere (multilingual-e5-small's lie between about 0.7 and 1, its card says; an off-topic
+    question met Debian passages at 0.79 in a window session, over
+    `high_similarity`), so without `calibrated_similarity` similarity decides nothing: the
+    question's words or the reranker must."""
     if not candidates:
         return [], None
     asked = {"": (set(content_stems(question)), question_vector)}
@@ -95,10 +102,14 @@ def relevance_gate(
         vector = vectors.get(candidate.unit.unit_id)
         similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0
         rerank = candidate.rerank if calibrated_rerank else None
-        relevant = (
-            (coverage >= config.min_coverage and similarity >= config.min_similarity)
-            or similarity >= config.high_similarity
-            or (rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank)
+        if calibrated_similarity:
+            by_meaning = (
+                coverage >= config.min_coverage and similarity >= config.min_similarity
+            ) or similarity >= config.high_similarity
+        else:
+            by_meaning = coverage >= config.min_coverage
+        relevant = by_meaning or (
+            rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank
         )
         judged.append(Relevance(candidate, coverage, similarity, relevant, rerank))
     passing = [r for r in judged if r.relevant]
@@ -111,8 +122,8 @@ def relevance_gate(
         else f"Only {len(passing)} relevant passage(s); at least {config.min_relevant} are required.",
         {
             "min_coverage": config.min_coverage,
-            "min_similarity": config.min_similarity,
-            "high_similarity": config.high_similarity,
+            "min_similarity": config.min_similarity if calibrated_similarity else None,
+            "high_similarity": config.high_similarity if calibrated_similarity else None,
             "min_rerank": config.min_rerank if calibrated_rerank else None,
             "min_relevant": config.min_relevant,
             "best": [
