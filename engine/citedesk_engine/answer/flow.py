@@ -19,9 +19,9 @@ import numpy.typing as npt
 from ..config import AnswerConfig
 from ..errors import Cancelled, ConfigError
 from ..events import EventCallback, StageStarted, TokenDelta, emit
-from ..languages import UNDETERMINED, language_name
+from ..languages import QUESTION_LANGUAGE_CONFIDENCE, UNDETERMINED, language_name
 from ..protocols import Generator
-from ..retrieve.reformulate import QUESTION_LANGUAGE_CONFIDENCE, Reformulation
+from ..retrieve.reformulate import Reformulation
 from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
 from .asides import AsideKind, asides, asserted
 from .claims import sentences, split_claims
@@ -175,13 +175,14 @@ class AnswerFlow:
         run.record("conflict", len(ranked), len(ranked), conflicts=len(conflicts))
 
         run.stage("generate")
+        asker = self._asker_language(question)
         messages = build_messages(
             question,
             [c.unit for c in context],
             max_chars=self.config.max_passage_chars,
             translated=variants if languages else None,
             language_of=lambda document: languages.get(document, ""),
-            answer_language=self._asker_language(question, english=""),
+            answer_language="" if asker in ("en", UNDETERMINED) else asker,
         )
         text = self.generator().generate(
             messages,
@@ -235,12 +236,12 @@ class AnswerFlow:
             # it is, a statement of the passage (guards, alignment, verifier), not as a short answer
             # that must add words to the question: "Visitors may not bring pets." adds only "not".
             sentence, source = quote
-            languages = self._claim_languages(question, variants if query == question else {}, cancel)
+            languages = self._claim_languages(asker, variants if query == question else {}, cancel)
             claims, removed, checked_in = self._verify("", f"{sentence} [1]", [source], languages)
             context = [source]
             run.quote = True
         else:
-            languages = self._claim_languages(question, variants if query == question else {}, cancel)
+            languages = self._claim_languages(asker, variants if query == question else {}, cancel)
             claims, removed, checked_in = self._verify(question, text, context, languages)
         supported = [c for c in claims if c.supported]
         run.record(
@@ -300,22 +301,18 @@ class AnswerFlow:
         )
         return Refusal(refusal.stage, refusal.reason + note, {**refusal.details, "question_language": code})
 
-    def _asker_language(self, question: str, english: str = "en") -> str:
-        """The question's language when identified with confidence (`english` standing for English),
-        else ""."""
+    def _asker_language(self, question: str) -> str:
+        """The question's language when identified with confidence, else UNDETERMINED."""
         if self.identify_language is None:
-            return ""
+            return UNDETERMINED
         code, probability = self.identify_language(question)
-        if probability < QUESTION_LANGUAGE_CONFIDENCE:
-            return ""
-        return english if code == "en" else code
+        return code if probability >= QUESTION_LANGUAGE_CONFIDENCE else UNDETERMINED
 
     def _claim_languages(
-        self, question: str, variants: dict[str, str], cancel: threading.Event | None
+        self, asker: str, variants: dict[str, str], cancel: threading.Event | None
     ) -> ClaimLanguages | None:
         if self.translate is None:
             return None
-        asker = self._asker_language(question) or UNDETERMINED
         return ClaimLanguages(asker, self.document_languages(), self.translate, variants, cancel)
 
     def _check(

@@ -22,14 +22,8 @@ from ..languages import UNDETERMINED, language_name
 from ..protocols import Generator
 
 AUTO = "auto"
-# A question identified as being in one language with at least this probability is taken to be in it
-# when its claims are checked (answer/crosslingual.py). Questions are short: of our 90 written in
-# English, German and French (benchmarks/multilingual), py3langid named the right language for all
-# 90, with probabilities from 0.79 up; of squad-dev's 500 English questions, 468 as English at 0.5 or
-# more, 30 as English below it, 2 as another language below it, none as another language above it.
-# For searching, the likeliest language is left out whatever its probability: a wrong guess only
-# costs the translation into that one language.
-QUESTION_LANGUAGE_CONFIDENCE = 0.5
+# For searching, the question's likeliest language is left out whatever its probability: a wrong
+# guess only costs the translation into that one language (languages.QUESTION_LANGUAGE_CONFIDENCE).
 AUTO_MIN_SHARE = 0.1  # "auto": a language of at least this share of the documents (a misdetected file
 AUTO_MAX_LANGUAGES = 3  # of code or numbers should not make every question wait for a translation)
 MAX_LENGTH_RATIO = 3.0  # a translation far longer than the question is an explanation, not one
