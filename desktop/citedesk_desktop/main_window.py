@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from .about import AboutDialog
+from .graph_catch_up import GraphCatchUp
 from .remote_consent import ask_consent
 from .runner import EngineRunner
 from .widgets.chat_pane import ChatPane
@@ -87,8 +88,11 @@ class MainWindow(QMainWindow):
         self.status_library = QLabel()
         self.status_models = QLabel("Loading models…")
         self.status_busy = QLabel()
+        self.status_graph = QLabel()
+        self.graph = GraphCatchUp(runner, self.status_graph, self)
         bar = self.statusBar()
         bar.addWidget(self.status_library, 1)
+        bar.addPermanentWidget(self.status_graph)
         bar.addPermanentWidget(self.status_models)
         bar.addPermanentWidget(self.status_busy)
 
@@ -459,6 +463,8 @@ class MainWindow(QMainWindow):
             self._confirm_remote(*result)  # type: ignore[misc]
         elif operation in ("delete", "refresh", "set_authority", "describe"):
             self._show_library(result)
+            if operation == "delete":
+                self.graph.kick()
         elif operation in ("apply_settings", "reembed"):
             self.library.ingest_finished()
             if operation == "apply_settings":
@@ -474,6 +480,7 @@ class MainWindow(QMainWindow):
                 self.runner.submit("refresh")
             else:
                 self._show_library(result)
+                self.graph.kick()
                 saved, self._settings_message = self._settings_message or "Settings saved.", ""
                 if operation == "reembed":
                     saved = "Every passage is embedded with the new embedder: ask away."
@@ -494,6 +501,7 @@ class MainWindow(QMainWindow):
                 report, snapshot = result  # type: ignore[misc]
                 self._show_library(snapshot)
                 self._announce(report)
+                self.graph.kick()
         elif operation == "text":
             document, text, structure = result  # type: ignore[misc]
             self.evidence.show_text(document, text)
@@ -520,6 +528,7 @@ class MainWindow(QMainWindow):
         elif operation == "load_generator":
             self._generator_loading = False
             self.status_models.setText("Models ready")
+            self.graph.models_ready()
 
     def _on_failed(self, operation: str, message: str, details: str) -> None:
         if operation in ("ingest", "reindex"):

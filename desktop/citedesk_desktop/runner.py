@@ -171,6 +171,9 @@ class _Worker(QObject):
             with long_lived_objects():
                 engine.load_generator()
             return None
+        if operation == "graph":  # one short step of the slow path (graph_catch_up.py)
+            with long_lived_objects():  # the first step loads spaCy's pipeline
+                return engine.build_graph(seconds=payload)
         raise ValueError(f"unknown operation {operation}")
 
     def _snapshot(self) -> Any:
@@ -183,8 +186,14 @@ class _Worker(QObject):
         return self._engine
 
 
+# Work the window does on its own while the user does nothing (the slow path's steps): it never shows
+# the library as busy, and each step is short, so a question asked meanwhile waits at most one step.
+BACKGROUND = frozenset({"graph"})
+
+
 class EngineRunner(QObject):
-    """Owns the worker thread. `busy` is true from a request until its result or error arrives."""
+    """Owns the worker thread. `busy` is true from a request until its result or error arrives
+    (background steps aside)."""
 
     event = Signal(object)
     finished = Signal(str, object)
@@ -213,9 +222,10 @@ class EngineRunner(QObject):
     def submit(self, operation: str, payload: Any = None) -> None:
         if operation in ("ingest", "reindex", "ask", "apply_settings", "reembed"):
             self._cancel.clear()
-        self._pending += 1
-        if self._pending == 1:
-            self.busy_changed.emit(True)
+        if operation not in BACKGROUND:
+            self._pending += 1
+            if self._pending == 1:
+                self.busy_changed.emit(True)
         self._request.emit(operation, payload)
 
     def cancel(self) -> None:
@@ -232,11 +242,13 @@ class EngineRunner(QObject):
         self._worker.close_engine()
 
     def _on_finished(self, operation: str, result: object) -> None:
-        self._done()
+        if operation not in BACKGROUND:
+            self._done()
         self.finished.emit(operation, result)
 
     def _on_failed(self, operation: str, message: str, details: str) -> None:
-        self._done()
+        if operation not in BACKGROUND:
+            self._done()
         self.failed.emit(operation, message, details)
 
     def _done(self) -> None:

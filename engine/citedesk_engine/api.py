@@ -31,7 +31,8 @@ from .config import (
 from .errors import Cancelled, ConfigError, DocumentNotFound, GeneratorError
 from .events import Event, EventCallback, TokenDelta, emit
 from .export import scope_words
-from .index.blobs import sha256_hex
+from .graph.build import GraphBuilder
+from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .index.vectors import AnnPolicy
@@ -47,8 +48,9 @@ from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
 from .models.reader import build_answer_reader
 from .models.recogniser import RapidRecogniser
 from .models.registry import ModelRegistry
-from .protocols import ClaimJudge, Embedder, Generator, Recogniser, SpanReader
-from .retrieve.pipeline import RetrievalPipeline, check_signals
+from .models.spacy_mentions import SpacyMentionReader
+from .protocols import ClaimJudge, Embedder, Generator, MentionReader, Recogniser, SpanReader
+from .retrieve.pipeline import GRAPH_SIGNALS, RetrievalPipeline, check_signals
 from .retrieve.reformulate import QueryReformulator, Reformulation, search_languages
 from .retrieve.rerank import (
     CrossEncoderReranker,
@@ -65,8 +67,8 @@ from .types import (
     DocumentMeta,
     DocumentRecord,
     Drift,
-    DriftKind,
     EvidenceUnit,
+    GraphStatus,
     IngestReport,
     LibraryStatus,
     ModelInfo,
@@ -101,6 +103,10 @@ class Engine:
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
         self._recogniser: Recogniser | None = None
         self._reformulator = QueryReformulator(self.generator, identify)
+        self._mentions: MentionReader | None = None
+        self._matcher = NodeMatcher(
+            library, self.mention_reader, self.embed_query, config.retrieval.graph_label_similarity
+        )
 
     @classmethod
     def open(
@@ -111,10 +117,11 @@ class Engine:
         embedder: Embedder | None = None,
         generator: Generator | None = None,
         recogniser: Recogniser | None = None,
+        mention_reader: MentionReader | None = None,
     ) -> Engine:
         """Open (or create) a library; models load lazily, on first use. `embedder`, `generator` and
-        `recogniser` (OCR) replace the configured models (tests, and callers with a model of their
-        own in memory)."""
+        `recogniser` (OCR) and `mention_reader` (the entity graph's) replace the configured models
+        (tests, and callers with a model of their own in memory)."""
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
@@ -128,6 +135,7 @@ class Engine:
         engine = cls(Library(folder, policy), config, registry, embedder)
         engine._generator = generator
         engine._recogniser = recogniser
+        engine._mentions = mention_reader
         return engine
 
     def close(self) -> None:
@@ -182,6 +190,34 @@ class Engine:
         if self._recogniser is None:
             self._recogniser = RapidRecogniser(threads=batch_thread_count(self.config.models))
         return self._recogniser
+
+    def mention_reader(self) -> MentionReader:
+        """The entity graph's reader of entities and noun phrases (spaCy), loaded on first use."""
+        if self._mentions is None:
+            self._mentions = SpacyMentionReader()
+        return self._mentions
+
+    def graph_enabled(self) -> bool:
+        """Whether the configured signals use the entity graph (else the slow path never runs)."""
+        return any(s in GRAPH_SIGNALS for s in check_signals(self.config.retrieval.signals))
+
+    def build_graph(
+        self,
+        seconds: float | None = None,
+        *,
+        on_event: EventCallback | None = None,
+        cancel: threading.Event | None = None,
+    ) -> GraphStatus:
+        """The slow path (graph/build.py): read the passages not yet read for entities, then rebuild
+        the nodes and communities, for at most `seconds` (None: until done). Stopped, it goes on from
+        there the next time. Does nothing when the signals leave the graph out."""
+        if not self.graph_enabled():
+            return self.graph_status()
+        return GraphBuilder(self.library, self.mention_reader, self.embedder).run(seconds, on_event, cancel)
+
+    def graph_status(self) -> GraphStatus:
+        status = GraphBuilder(self.library, self.mention_reader, self.embedder).status()
+        return dataclasses.replace(status, enabled=self.graph_enabled())
 
     def embed_query(self, text: str) -> npt.NDArray[np.float32]:
         """The embedding of a question, computed once however many stages ask for it."""
@@ -439,6 +475,8 @@ class Engine:
             "vector": VectorRetriever(self.library, self.embed_query),
             "lexical": LexicalRetriever(self.library),
             "structure": StructureRetriever(self.library),
+            "graph": GraphRetriever(self.library, self._matcher, hops=self.config.retrieval.graph_hops),
+            "community": CommunityRetriever(self.library, self._matcher),
         }
         return [built[name] for name in chosen]
 
@@ -534,26 +572,7 @@ class Engine:
 
     def reconcile(self) -> list[Drift]:
         """Library documents whose source file is missing or no longer what was ingested."""
-        drift: list[Drift] = []
-        for record in self.documents():
-            path = Path(record.source_path)
-            try:
-                info = path.stat()
-            except OSError:
-                drift.append(Drift(record.document, DriftKind.MISSING, "the source file is missing"))
-                continue
-            if info.st_size == record.size and info.st_mtime == record.mtime:
-                continue
-            try:
-                changed = sha256_hex(path.read_bytes()) != record.sha256
-            except OSError as exc:
-                drift.append(Drift(record.document, DriftKind.MISSING, f"cannot read it: {exc.strerror}"))
-                continue
-            if changed:
-                drift.append(
-                    Drift(record.document, DriftKind.CHANGED, "the file changed since it was ingested")
-                )
-        return drift
+        return self.library.reconcile()
 
     def save_settings(self, config: Config) -> None:
         """Write settings into the library's config.toml; they apply when the library is opened again."""
@@ -571,4 +590,5 @@ class Engine:
             size_bytes=self.library.size_bytes(),
             models=self.models(verify=verify_models),
             needs_reembed=bool(documents) and self.needs_reembed(),
+            graph=self.graph_status(),
         )

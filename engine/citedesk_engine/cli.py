@@ -17,12 +17,12 @@ from typing import Any
 from .api import Engine
 from .cli_measure import eval_verb, verify_verb
 from .config import cache_dir, default_library_dir, load_config
-from .errors import EngineError
+from .errors import Cancelled, ConfigError, EngineError
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .export import answer_json, conversation_json, conversation_markdown, meta_json, scope_words
 from .models.registry import ModelRegistry
 from .serialize import plain
-from .types import DocumentMeta, FileResult, FileStatus
+from .types import DocumentMeta, FileResult, FileStatus, GraphStatus
 
 VERBS = (
     "ingest",
@@ -32,6 +32,7 @@ VERBS = (
     "models",
     "reconcile",
     "reembed",
+    "graph",
     "retrieve",
     "ask",
     "export",
@@ -56,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--authority", type=int, default=None, help="authority tier for these documents")
     ingest.add_argument("--force", action="store_true", help="read unchanged files again (re-index)")
+    ingest.add_argument(
+        "--no-graph", action="store_true", help="leave the entity graph for later (`citedesk graph`)"
+    )
+    graph = verbs.add_parser(
+        "graph", parents=[common], help="build the entity graph where it is behind; list its topics"
+    )
+    graph.add_argument("--topics", action="store_true", help="list the topics (communities) found")
     delete = verbs.add_parser("delete", parents=[common], help="remove a document from the library")
     delete.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
     describe = verbs.add_parser(
@@ -148,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "status": _status,
                 "reconcile": _reconcile,
                 "reembed": _reembed,
+                "graph": _graph,
                 "ask": _ask,
                 "retrieve": _retrieve,
                 "export": _export,
@@ -181,6 +190,13 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
             authority=args.authority,
             force=args.force,
         )
+        # The slow path after the files are committed (askable already); Ctrl-C keeps what was read.
+        graph = None
+        if not report.cancelled and not args.no_graph and engine.graph_enabled():
+            try:
+                graph = engine.build_graph(on_event=None if args.json else _print_event, cancel=cancel)
+            except Cancelled:
+                graph = engine.graph_status()
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.json:
@@ -191,6 +207,7 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
                     "cancelled": report.cancelled,
                     "units": report.units,
                     "seconds": report.times.as_dict(),
+                    "graph": plain(graph) if graph is not None else None,
                 },
                 ensure_ascii=False,
             )
@@ -198,6 +215,8 @@ def _ingest(engine: Engine, args: argparse.Namespace) -> int:
     else:
         counts = ", ".join(f"{report.count(s)} {s.value}" for s in FileStatus if report.count(s))
         print(f"{len(report.files)} files: {counts}; {report.units} units")
+        if graph is not None:
+            print(f"Entity graph: {graph_words(graph)}")
     if report.cancelled:
         return 130
     return 1 if report.count(FileStatus.FAILED) else 0
@@ -212,6 +231,12 @@ def _print_event(event: Event) -> None:
             print(f"    warning: {warning}", flush=True)
     elif isinstance(event, Progress) and event.stage == "embed" and event.total > 256:
         print(f"    embedding {event.done}/{event.total}", file=sys.stderr, flush=True)
+    elif (
+        isinstance(event, Progress)
+        and event.stage == "graph"
+        and (event.done % 256 < 64 or event.done == event.total)
+    ):
+        print(f"    entity graph: {event.done}/{event.total} passages read", file=sys.stderr, flush=True)
     elif isinstance(event, StageStarted) and event.stage == "ingest":
         print(f"Ingesting {event.subject}", flush=True)
 
@@ -241,6 +266,39 @@ def _reembed(engine: Engine, args: argparse.Namespace) -> int:
     else:
         print(f"Embedded {units} passages again with {engine.embedder().name}")
     return 0
+
+
+def _graph(engine: Engine, args: argparse.Namespace) -> int:
+    if not engine.graph_enabled():
+        raise ConfigError(
+            "The entity graph is off: [retrieval] signals in config.toml leave out graph and community."
+        )
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())  # what was read is kept on Ctrl-C
+    try:
+        status = engine.build_graph(on_event=None if args.json else _print_event, cancel=cancel)
+    except Cancelled:
+        status = engine.graph_status()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    topics = engine.library.graph.communities() if args.topics else []
+    if args.json:
+        print(json.dumps({**plain(status), "topics": [plain(t) for t in topics]}, ensure_ascii=False))
+    else:
+        print(f"Entity graph: {graph_words(status)}")
+        for topic in topics:
+            print(f"  {topic.units:>6} passages  {topic.nodes:>5} entities  {topic.label}")
+    return 0 if status.current else 130
+
+
+def graph_words(status: GraphStatus) -> str:
+    """The slow path's state in words (`citedesk status`, `ingest`, `graph`)."""
+    if not status.enabled:
+        return "off ([retrieval] signals leave it out)"
+    read = f"{status.documents} of {status.documents + status.pending} documents read"
+    if status.pending or not status.current:
+        return f"{read}; the rest is read at the next `citedesk graph` or ingest, or by the window"
+    return f"{read}, {status.nodes:,} entities in {status.communities:,} topics"
 
 
 def _delete(engine: Engine, args: argparse.Namespace) -> int:
@@ -287,6 +345,8 @@ def _status(engine: Engine, args: argparse.Namespace) -> int:
     print(f"Size      {status.size_bytes / 1e6:,.1f} MB")
     for model in status.models:
         print(f"Model     {model.slot:<9} {model.source:<11} {model.path or '-'}")
+    if status.graph is not None:
+        print(f"Graph     {graph_words(status.graph)}")
     if args.documents:
         for d in documents:
             print(f"  {d.kind:<8} {d.units:>6} units  {d.language:<3} {d.document}")

@@ -152,6 +152,16 @@ class RetrievalConfig:
     lexical_weight: float = 0.6
     vector_weight: float = 0.4
     structure_weight: float = 0.3
+    # The entity graph's retrievers (graph/retrievers.py), weighted like the others; chosen by
+    # benchmarks/multihop/retrieval.py on the first half of our multi-hop set, checked on its second
+    # half and on single-hop sets (docs/evaluation.md, "Entity graph").
+    graph_weight: float = 0.3
+    community_weight: float = 0.1
+    graph_hops: int = 2  # steps of the walk from the question's nodes along same-sentence edges
+    # A node whose label embeds at least this close to an entity or phrase of the question counts as
+    # named by it (at that similarity): set by hand on spelling variants and paraphrased names of our
+    # multi-hop set's titles ("NYC" / "New York City" 0.7x, unrelated names below 0.6).
+    graph_label_similarity: float = 0.8
     rrf_k: int = 60
     # How much of the fused list the reranker sees, and how its scores count: "fuse" orders the head by
     # (1 - rerank_weight) x fused + rerank_weight x rerank score (both min-max normalised over the
@@ -161,7 +171,8 @@ class RetrievalConfig:
     rerank_weight: float = 0.4
     gguf_rerank_head: int = 10  # the yes/no GGUF reranker costs ~0.5 s a passage on 2 cores
     rerank_batch: int = 16
-    # Which retrievers run: any of vector, lexical, structure. Empty: all that the library has.
+    # Which retrievers run: any of vector, lexical, structure, graph, community. Empty: all of them.
+    # Leaving out both graph and community skips the slow path (the entity graph is not built).
     signals: tuple[str, ...] = ()
     # Vector search is exact (an in-memory matrix, 1.5 KB a unit) until the library holds
     # ann_min_units units; the ingest that crosses it builds an approximate IVF-RQ index (about 25 s at

@@ -9,7 +9,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from .types import OcrLine, Span
+from .types import Mention, OcrLine, Span
 
 
 class Embedder(Protocol):
@@ -65,4 +65,20 @@ class Recogniser(Protocol):
 
     def read(self, image: np.ndarray) -> list[OcrLine]:
         """The lines in an RGB picture (height x width x 3, uint8), boxes in its pixels, any order."""
+        ...
+
+
+class MentionReader(Protocol):
+    """Finds the named entities and key noun phrases of passages (models/spacy_mentions.py)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def read(self, texts: Sequence[str]) -> list[list[Mention]]:
+        """The mentions of each text, in order."""
+        ...
+
+    def keys(self, text: str) -> list[tuple[str, str]]:
+        """(key, label) of every phrase of a question that could name a node: its mentions, and each
+        run of up to five of its words, keyed as mentions are."""
         ...

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .types import OcrLine, OcrWord
+from .types import Mention, OcrLine, OcrWord
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -88,3 +88,35 @@ class ScriptedRecogniser:
             ]
             found.append(OcrLine(tuple(boxes), self.confidence))
         return found
+
+
+class CapitalisedMentionReader:
+    """Mentions are runs of capitalised words (a sentence's first word only with another after it),
+    kind PERSON for two words, ORG otherwise; sentences end at '. '. `read_texts` keeps what it read."""
+
+    name = "capitalised-words"
+
+    def __init__(self) -> None:
+        self.read_texts: list[str] = []
+
+    def read(self, texts: Sequence[str]) -> list[list[Mention]]:
+        self.read_texts += texts
+        return [self._mentions(text) for text in texts]
+
+    def keys(self, text: str) -> list[tuple[str, str]]:
+        return [(m.node, m.label) for m in self._mentions(text)]
+
+    @staticmethod
+    def _mentions(text: str) -> list[Mention]:
+        found = []
+        for number, sentence in enumerate(re.split(r"(?<=[.?!])\s+", text)):
+            for run in re.finditer(r"[A-Z][\w-]*(?:\s+(?:of\s+|on\s+)?[A-Z][\w-]*)*", sentence):
+                words = run.group().split()
+                if run.start() == 0 and len(words) == 1 and words[0].lower() in _SENTENCE_OPENERS:
+                    continue
+                kind = "PERSON" if len(words) == 2 else "ORG"
+                found.append(Mention(run.group().lower(), run.group(), kind, number))
+        return found
+
+
+_SENTENCE_OPENERS = frozenset({"the", "a", "an", "it", "he", "she", "they", "this", "which", "who", "where"})

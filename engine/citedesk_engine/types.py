@@ -353,6 +353,28 @@ class Drift:
 
 
 @dataclass(frozen=True, slots=True)
+class Mention:
+    """A named entity or key noun phrase of a passage, as the entity graph keeps it (graph/)."""
+
+    node: str  # its key: lower case, determiners dropped, a common noun's last word singular
+    label: str  # as the passage writes it
+    kind: str  # the entity type (PERSON, ORG, GPE, ...) or NP for a key noun phrase
+    sentence: int  # which sentence of the passage, counted from 0
+
+
+@dataclass(frozen=True, slots=True)
+class GraphStatus:
+    """How far the slow path (graph/) is: the entity graph and its communities."""
+
+    documents: int  # documents whose passages have been read for entities
+    pending: int  # documents still to read (new, changed, or a reading cut short)
+    nodes: int
+    communities: int
+    current: bool  # nodes and communities reflect every document read
+    enabled: bool = True  # false when [retrieval] signals leave out graph and community
+
+
+@dataclass(frozen=True, slots=True)
 class LibraryStatus:
     """A summary of the library for `citedesk status` and the status bar."""
 
@@ -364,6 +386,7 @@ class LibraryStatus:
     # The passages' vectors come from another embedder than the configured one (the setting changed,
     # or a re-embedding stopped): questions wait for `reembed`, which goes on from what was done.
     needs_reembed: bool = False
+    graph: GraphStatus | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,8 @@
 """A library folder: manifest, blobs, vectors and lexical index, kept consistent across crashes.
 
 Layout of `library_dir`:
-  library.sqlite   manifest (the commit point), structure index, intent log
+  library.sqlite   manifest (the commit point), structure index, intent log, conversations, and
+                   the entity graph (graph/store.py)
   blobs/           raw source bytes and extracted text, content-addressed
   vectors/         LanceDB table `units`
   lexical/         tantivy index
@@ -22,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import DocumentNotFound, LibraryError
-from ..types import DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
-from .blobs import BlobStore
+from ..graph.store import GraphStore
+from ..types import DocumentMeta, DocumentRecord, Drift, DriftKind, EvidenceUnit, StructureNode
+from .blobs import BlobStore, sha256_hex
 from .conversations import Conversations
 from .lexical import LexicalIndex
 from .lock import LibraryLock
@@ -67,6 +69,7 @@ class Library:
             self.vectors = VectorStore(folder / "vectors", self._vector_policy)
             self.lexical = LexicalIndex(folder / "lexical")
             self.conversations = Conversations(folder / "library.sqlite")
+            self.graph = GraphStore(folder / "library.sqlite")
             self.recover()
             if self.lexical.needs_rebuild:
                 self._rebuild_lexical()
@@ -76,6 +79,7 @@ class Library:
 
     def close(self) -> None:
         self.conversations.close()
+        self.graph.close()
         self.lexical.close()
         self.manifest.close()
         self._lock.release()
@@ -200,6 +204,29 @@ class Library:
             raise DocumentNotFound(f"{document} is not in the library.")
         return self.blobs.get(record.text_sha256).decode("utf-8")
 
+    def reconcile(self) -> list[Drift]:
+        """Library documents whose source file is missing or no longer what was ingested."""
+        drift: list[Drift] = []
+        for record in self.manifest.documents():
+            path = Path(record.source_path)
+            try:
+                info = path.stat()
+            except OSError:
+                drift.append(Drift(record.document, DriftKind.MISSING, "the source file is missing"))
+                continue
+            if info.st_size == record.size and info.st_mtime == record.mtime:
+                continue
+            try:
+                changed = sha256_hex(path.read_bytes()) != record.sha256
+            except OSError as exc:
+                drift.append(Drift(record.document, DriftKind.MISSING, f"cannot read it: {exc.strerror}"))
+                continue
+            if changed:
+                drift.append(
+                    Drift(record.document, DriftKind.CHANGED, "the file changed since it was ingested")
+                )
+        return drift
+
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.folder.rglob("*") if p.is_file())
 
@@ -208,6 +235,7 @@ class Library:
         for version in versions:
             self.vectors.delete_version(version)
         self.lexical.delete_versions(versions)
+        self.graph.delete_versions(versions)
         log.debug("deleted rows of %d versions in %.3fs", len(versions), time.perf_counter() - started)
 
     @staticmethod

@@ -15,7 +15,8 @@ from .fusion import merge_variants, rrf_fuse, score_fuse
 from .rerank import Reranker, rerank
 from .retrievers import Retriever
 
-SIGNALS = ("vector", "lexical", "structure")
+SIGNALS = ("vector", "lexical", "structure", "graph", "community")
+GRAPH_SIGNALS = ("graph", "community")  # the retrievers that need the slow path
 
 
 @dataclass
@@ -164,6 +165,8 @@ def fusion_weights(config: RetrievalConfig) -> dict[str, float]:
         "lexical": config.lexical_weight,
         "vector": config.vector_weight,
         "structure": config.structure_weight,
+        "graph": config.graph_weight,
+        "community": config.community_weight,
     }
 
 

