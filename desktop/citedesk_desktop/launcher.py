@@ -3,6 +3,7 @@ no verb (or `gui`) opens the app."""
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 from collections.abc import Sequence
 
@@ -11,6 +12,9 @@ from citedesk_engine.cli import main as engine_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The entity reader's worker processes start this program again (spawn): in a frozen build,
+    # freeze_support runs the worker instead of the app.
+    multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if args and (args[0] in VERBS or args[0] in ("-h", "--help")):
         return engine_main(args)

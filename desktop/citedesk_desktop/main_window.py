@@ -256,7 +256,7 @@ class MainWindow(QMainWindow):
     def ask(self, question: str, conversation: object, scope: list[str], follow_up: bool = True) -> None:
         """Ask on the engine's thread; `scope`: the documents to ask in (empty: the whole library)."""
         self.chat.set_busy(True)
-        self.runner.submit("ask", (question, conversation, None, follow_up, scope))
+        self.runner.submit("ask", (question, conversation, None, follow_up, scope, self.chat.strategy))
 
     def ask_as_typed(self, question: str, conversation: object, scope: list[str]) -> None:
         """Ask again without the conversation: the question searched exactly as the user typed it."""

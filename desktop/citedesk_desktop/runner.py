@@ -135,11 +135,12 @@ class _Worker(QObject):
         if operation == "text":
             return payload, engine.text(payload), engine.structure(payload)
         if operation == "ask":
-            question, conversation, mode, follow_up, scope = payload
+            question, conversation, mode, follow_up, scope, strategy = payload
             return engine.ask(
                 question,
                 conversation=conversation,
                 mode=mode,
+                strategy=strategy,
                 follow_up=follow_up,
                 documents=scope or None,
                 on_event=self.event.emit,

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .answer.asides import instruction_warnings
+from .answer.deep import STANDARD, Budget, DeepSearch
 from .answer.flow import AnswerFlow
 from .answer.followup import EarlierTurn
 from .answer.verify import ClaimVerifier
@@ -44,7 +45,7 @@ from .models.e5_embedder import E5Embedder
 from .models.embedder import SentenceTransformerEmbedder
 from .models.endpoint import endpoint_state
 from .models.http_models import HttpEmbedder, HttpGenerator
-from .models.llm import GgufYesNoReranker, LocalGenerator, LocalLLM
+from .models.llm import LocalGenerator, LocalLLM
 from .models.reader import build_answer_reader
 from .models.recogniser import RapidRecogniser
 from .models.registry import ModelRegistry
@@ -52,13 +53,7 @@ from .models.spacy_mentions import SpacyMentionReader
 from .protocols import ClaimJudge, Embedder, Generator, MentionReader, Recogniser, SpanReader
 from .retrieve.pipeline import GRAPH_SIGNALS, RetrievalPipeline, check_signals
 from .retrieve.reformulate import QueryReformulator, Reformulation, search_languages
-from .retrieve.rerank import (
-    CrossEncoderReranker,
-    HttpReranker,
-    IdentityReranker,
-    IndexedEmbeddingReranker,
-    Reranker,
-)
+from .retrieve.rerank import IdentityReranker, Reranker, build_reranker
 from .retrieve.retrievers import LexicalRetriever, Retriever, StructureRetriever, VectorRetriever
 from .serialize import answer_from_plain, plain
 from .types import (
@@ -139,6 +134,8 @@ class Engine:
         return engine
 
     def close(self) -> None:
+        if isinstance(self._mentions, SpacyMentionReader):
+            self._mentions.close()
         self.library.close()
 
     def __enter__(self) -> Engine:
@@ -194,7 +191,7 @@ class Engine:
     def mention_reader(self) -> MentionReader:
         """The entity graph's reader of entities and noun phrases (spaCy), loaded on first use."""
         if self._mentions is None:
-            self._mentions = SpacyMentionReader()
+            self._mentions = SpacyMentionReader(processes=batch_thread_count(self.config.models))
         return self._mentions
 
     def graph_enabled(self) -> bool:
@@ -305,6 +302,7 @@ class Engine:
         *,
         k: int | None = None,
         mode: str | None = None,
+        strategy: str = STANDARD,
         conversation: str | None = None,
         follow_up: bool = True,
         documents: Sequence[str | Path] | None = None,
@@ -329,9 +327,16 @@ class Engine:
             else []
         )
         manifest = self.library.manifest
+        count = k or self.config.retrieval.top_k
+        answering = self.config.answer
         flow = AnswerFlow(
             retrieve=lambda query, count, asked, variants: self._retrieval_pipeline(None).run(
                 query, count, asked, scope=within, variants=variants
+            ),
+            deep=DeepSearch(
+                lambda search: self._retrieval_pipeline(None).run(search, count, search, scope=within),
+                self.generator,
+                Budget(answering.deep_hops, answering.deep_lookups, answering.deep_seconds),
             ),
             reformulate=self.reformulate if self.config.retrieval.search_languages else None,
             translate=self._reformulator.translate,
@@ -369,8 +374,9 @@ class Engine:
         try:
             answer = flow.ask(
                 question,
-                k=k or self.config.retrieval.top_k,
+                k=count,
                 mode=mode,
+                strategy=strategy,
                 earlier=earlier,
                 on_event=listen,
                 cancel=cancel,
@@ -443,7 +449,7 @@ class Engine:
     def reranker(self) -> Reranker:
         """The configured reranker, built once."""
         if self._reranker is None:
-            self._reranker = self._build_reranker()
+            self._reranker = build_reranker(self.config, self.registry, self.library, self.embedder, self.llm)
         return self._reranker
 
     def claim_judge(self) -> ClaimJudge | None:
@@ -483,32 +489,6 @@ class Engine:
     def _rerank_head(self) -> int:
         retrieval = self.config.retrieval
         return retrieval.gguf_rerank_head if self.config.models.reranker == "gguf" else retrieval.rerank_head
-
-    def _build_reranker(self) -> Reranker:
-        models = self.config.models
-        kind = models.reranker
-        if kind in ("", "none"):
-            return IdentityReranker()
-        if kind == "embedding":
-            return IndexedEmbeddingReranker(self.library, self.embedder)
-        if kind in (DEFAULT, "cross-encoder"):
-            folder = self.registry.reranker_path()
-            # The ONNX export was measured on the packaged reranker only; a user's folder runs as it is.
-            runtime = models.reranker_runtime if kind == DEFAULT else "torch"
-            return CrossEncoderReranker(
-                str(folder),
-                batch_size=self.config.retrieval.rerank_batch,
-                runtime=runtime,
-                cache_dir=self.registry.cache_dir,
-            )
-        if kind == "gguf":
-            return GgufYesNoReranker(self.llm())
-        if kind == HTTP:
-            return HttpReranker(models.reranker_url, models.reranker_model)
-        raise ConfigError(
-            f"Unknown reranker {kind!r}: choose default, none, embedding, cross-encoder, gguf or http "
-            "in [models]."
-        )
 
     def delete(self, document: str | Path) -> DocumentRecord:
         """Remove every trace of a document: units, vectors, lexical rows, blobs, structure."""

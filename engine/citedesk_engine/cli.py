@@ -91,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("question")
     ask.add_argument("--k", type=int, default=None, help="passages kept after reranking (default: top_k)")
     ask.add_argument("--mode", choices=("strict", "normal", "exploratory"), default=None, help="trust mode")
+    ask.add_argument(
+        "--strategy",
+        choices=("standard", "deep"),
+        default="standard",
+        help="deep: the model may ask for more searches (facts spread over documents); slower",
+    )
     ask.add_argument("--conversation", metavar="ID", help="continue this conversation (follow-up question)")
     ask.add_argument(
         "--as-is",
@@ -390,12 +396,15 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
     def stream(event: Event) -> None:
         if isinstance(event, TokenDelta):
             print(event.text, end="", file=sys.stderr, flush=True)
+        elif isinstance(event, StageStarted) and event.stage == "lookup":
+            print(f"(looking up: {event.subject})", file=sys.stderr, flush=True)
 
     try:
         answer = engine.ask(
             args.question,
             k=args.k,
             mode=args.mode,
+            strategy=args.strategy,
             conversation=args.conversation,
             follow_up=not args.as_is,
             documents=args.documents,

@@ -246,6 +246,12 @@ class AnswerConfig:
     max_passage_chars: int = 500  # of each passage, the sentences nearest the question (prompts.focus)
     max_answer_tokens: int = 160
     context_tokens: int = 4096
+    # strategy "deep" (answer/deep.py): searches in all (the question's own included), times the
+    # generator is asked whether another search is needed, and the seconds after which it is not
+    # asked again. Set by hand: two lookups cover the two-fact questions of benchmarks/multihop.
+    deep_hops: int = 3
+    deep_lookups: int = 2
+    deep_seconds: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)

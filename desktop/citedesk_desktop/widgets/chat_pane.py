@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from citedesk_engine import ConversationInfo, TokenDelta
+from citedesk_engine.events import StageStarted
 from citedesk_engine.export import (
     answer_markdown,
     conversation_json,
@@ -19,6 +20,7 @@ from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -142,8 +144,15 @@ class ChatPane(QWidget):
         self.stop_button.setToolTip("Stop generating (Esc)")
         self.stop_button.setEnabled(False)
         self.stop_button.clicked.connect(self.stop_requested)
+        self.deep = QCheckBox("Deep")
+        self.deep.setAccessibleName("Deep search")
+        self.deep.setToolTip(
+            "Deep search: the model may ask for more searches before it answers (for a question whose "
+            "facts are spread over several passages, such as the birthplace of a film's director). "
+            "Slower; every gate checks the answer as usual."
+        )
         buttons = QVBoxLayout()
-        for button in (self.ask_button, self.stop_button):
+        for button in (self.ask_button, self.stop_button, self.deep):
             buttons.addWidget(button)
         buttons.addStretch(1)
         row = QHBoxLayout()
@@ -239,9 +248,18 @@ class ChatPane(QWidget):
         self.conversations.setEnabled(not busy)
         self.new_button.setEnabled(not busy)
 
+    @property
+    def strategy(self) -> str:
+        """How the next question is answered: "deep" when Deep search is ticked, else "standard"."""
+        return "deep" if self.deep.isChecked() else "standard"
+
     def on_event(self, event: object) -> None:
         if isinstance(event, TokenDelta):
             self._stream.append(event.text)
+            if not self._flush.isActive():
+                self._flush.start()
+        elif isinstance(event, StageStarted) and event.stage == "lookup":  # a hop of a deep search
+            self._stream.append(f"(looking up: {event.subject}) ")
             if not self._flush.isActive():
                 self._flush.start()
 

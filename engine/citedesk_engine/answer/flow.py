@@ -27,6 +27,7 @@ from .asides import AsideKind, asides, asserted
 from .claims import sentences, split_claims
 from .conflicts import find_conflicts
 from .crosslingual import ClaimLanguages, InLanguage
+from .deep import DEEP, STANDARD, STRATEGIES, DeepSearch, Hop, interleave
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
@@ -57,6 +58,7 @@ class AnswerFlow:
     # Text translated into a language (code) by the generator, None when its reply is no translation:
     # a claim citing a passage in another language than the question's is checked in the passage's.
     translate: Callable[[str, str, threading.Event | None], str | None] | None = None
+    deep: DeepSearch | None = None  # strategy "deep" (answer/deep.py); None: not offered
     empty_reason: str = "The library is empty: add documents first."
     searched_in: str = "the library"  # what was searched, in a refusal's words ("debian.csv")
 
@@ -66,6 +68,7 @@ class AnswerFlow:
         *,
         k: int,
         mode: str | None = None,
+        strategy: str = STANDARD,
         earlier: Sequence[EarlierTurn] = (),
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
@@ -73,6 +76,8 @@ class AnswerFlow:
         mode = mode or self.config.trust_mode
         if mode not in TRUST_MODES:
             raise ConfigError(f"Unknown trust mode {mode!r}: choose strict, normal or exploratory.")
+        if strategy not in STRATEGIES or (strategy == DEEP and self.deep is None):
+            raise ConfigError(f"Unknown strategy {strategy!r}: choose {' or '.join(STRATEGIES)}.")
         run = _Run(question, on_event, cancel)
         if self.library_empty():
             return run.refuse(Refusal(Stage.NO_EVIDENCE, self.empty_reason))
@@ -108,7 +113,12 @@ class AnswerFlow:
         run.stage("retrieve")
         retrieval = self.retrieve(query, k, question, variants)
         run.trace.extend(retrieval.trace)
-        candidates = list(retrieval.candidates)
+        hops = [Hop(query, retrieval)]
+        if strategy == DEEP and self.deep is not None:
+            run.stage("deep")
+            hops, details = self.deep.gather(question, hops[0], on_event, cancel)
+            run.record("deep", 1, len(hops), **details)
+        candidates = interleave([h.retrieval.candidates for h in hops])
         if not candidates:
             return run.refuse(Refusal(Stage.NO_EVIDENCE, "Retrieval found no passage for this question."))
 
@@ -120,21 +130,29 @@ class AnswerFlow:
 
         run.stage("relevance")
         languages = self.document_languages() if variants and query == question else {}
-        judged, refusal = relevance_gate(
-            question,
-            self.embed_query(question),
-            candidates,
-            self.stored_vectors,
-            self.config,
-            calibrated_rerank=self.calibrated_rerank,
-            searched_in=self.searched_in,
-            translated={code: (text, self.embed_query(text)) for code, text in variants.items()}
-            if languages
-            else None,
-            language_of=lambda document: languages.get(document, ""),
-            calibrated_similarity=self.calibrated_similarity,
-        )
-        relevant = [r.candidate for r in judged if r.relevant]
+        judged_hops = []
+        for number, hop in enumerate(hops):
+            # A later hop's passages are judged against the search that found them.
+            asked_here = question if number == 0 else hop.query
+            judged_hops.append(
+                relevance_gate(
+                    asked_here,
+                    self.embed_query(asked_here),
+                    hop.retrieval.candidates,
+                    self.stored_vectors,
+                    self.config,
+                    calibrated_rerank=self.calibrated_rerank,
+                    searched_in=self.searched_in,
+                    translated={code: (text, self.embed_query(text)) for code, text in variants.items()}
+                    if languages and number == 0
+                    else None,
+                    language_of=lambda document: languages.get(document, ""),
+                    calibrated_similarity=self.calibrated_similarity,
+                )
+            )
+        judged = [r for found, _ in judged_hops for r in found]
+        refusal = judged_hops[0][1] if not any(r.relevant for r in judged) else None
+        relevant = interleave([[r.candidate for r in found if r.relevant] for found, _ in judged_hops])
         run.record(
             "relevance",
             len(candidates),
@@ -169,7 +187,7 @@ class AnswerFlow:
         if refusal:
             return run.refuse(refusal, considered=[source_ref(c, self.paths()) for c in relevant[:3]])
 
-        context = ranked[: self.config.context_passages]
+        context = ranked[: self.config.context_passages + len(hops) - 1]  # a passage more a lookup
         run.stage("conflict")
         conflicts = find_conflicts(ranked[: max(5, self.config.context_passages)])
         run.record("conflict", len(ranked), len(ranked), conflicts=len(conflicts))
@@ -198,6 +216,7 @@ class AnswerFlow:
             len(context),
             characters=len(text),
             declined=declined,
+            read=[c.unit.unit_id for c in context],
             quote=quote[1].unit.unit_id if quote else None,
             # Passages read by OCR, with the recogniser's mean confidence for their lines.
             read_by_ocr=[

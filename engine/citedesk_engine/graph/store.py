@@ -181,8 +181,8 @@ class GraphStore:
         self._vectors = None
 
     def nodes_without_vectors(self, embedder: str, min_units: int) -> list[tuple[str, str]]:
-        """(node, label) of the nodes mentioned in at least `min_units` units that have no label
-        embedding of `embedder` (all of them when the embedder changed)."""
+        """(node, label) of the entities (not noun phrases) mentioned in at least `min_units` units
+        that have no label embedding of `embedder` (all of them when the embedder changed)."""
         row = self._db.execute("SELECT value FROM graph_state WHERE key = 'vectors'").fetchone()
         if row is None or row[0] != embedder:
             with _Transaction(self._db):
@@ -191,7 +191,7 @@ class GraphStore:
             self._vectors = None
         return self._db.execute(
             "SELECT n.node, n.label FROM graph_nodes n LEFT JOIN graph_vectors v ON v.node = n.node "
-            "WHERE v.node IS NULL AND n.units >= ? ORDER BY n.node",
+            "WHERE v.node IS NULL AND n.units >= ? AND n.kind != 'NP' ORDER BY n.node",
             (min_units,),
         ).fetchall()
 

