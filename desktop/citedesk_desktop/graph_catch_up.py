@@ -10,7 +10,7 @@ says how far it is.
 from __future__ import annotations
 
 from citedesk_engine.types import GraphStatus
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
 from .runner import EngineRunner
@@ -19,6 +19,8 @@ STEP_SECONDS = 1.5  # each step reads at least one batch of passages, then stops
 
 
 class GraphCatchUp(QObject):
+    progressed = Signal(object)  # GraphStatus, after each step
+
     def __init__(self, runner: EngineRunner, label: QLabel, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._runner = runner
@@ -56,6 +58,7 @@ class GraphCatchUp(QObject):
         if isinstance(result, GraphStatus):
             self.last = result
             self._show(result)
+            self.progressed.emit(result)
             self._wanted = result.enabled and not result.current
         QTimer.singleShot(0, self._next)
 

@@ -19,7 +19,7 @@ from citedesk_engine.config import DEFAULT
 from citedesk_engine.resources import samples_dir
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSettings, Qt, QUrl
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -31,11 +31,13 @@ from PySide6.QtWidgets import (
 
 from .about import AboutDialog
 from .graph_catch_up import GraphCatchUp
+from .menus import build_menus
 from .remote_consent import ask_consent
 from .runner import EngineRunner
 from .widgets.chat_pane import ChatPane
 from .widgets.document_view import DocumentView
 from .widgets.evidence_viewer import EvidenceViewer
+from .widgets.explore_panel import ExplorePanel
 from .widgets.library_panel import LibraryPanel, count_of
 from .widgets.settings_dialog import SettingsDialog
 from .widgets.trace_view import TraceView
@@ -65,8 +67,13 @@ class MainWindow(QMainWindow):
         # Three panes: the library and the conversations in a sidebar that folds away (Ctrl+B), the
         # conversation in the middle, and its evidence on the right, always in view beside it; the
         # trace and the document's text are tabs of the right pane.
+        self.explore = ExplorePanel(runner)
+        self.side_tabs = QTabWidget()
+        self.side_tabs.setAccessibleName("Library and Explore")
+        self.side_tabs.addTab(self.library, "Library")
+        self.side_tabs.addTab(self.explore, "Explore")
         self.sidebar = QSplitter(Qt.Orientation.Vertical)
-        self.sidebar.addWidget(self.library)
+        self.sidebar.addWidget(self.side_tabs)
         self.sidebar.addWidget(self.chat.history)
         self.sidebar.setSizes([520, 200])
         self.tabs = QTabWidget()
@@ -90,13 +97,16 @@ class MainWindow(QMainWindow):
         self.status_busy = QLabel()
         self.status_graph = QLabel()
         self.graph = GraphCatchUp(runner, self.status_graph, self)
+        self.graph.progressed.connect(self._graph_progressed)
+        self.explore.passage_clicked.connect(self.show_source)
+        self.explore.ask_about.connect(self._ask_about)
         bar = self.statusBar()
         bar.addWidget(self.status_library, 1)
         bar.addPermanentWidget(self.status_graph)
         bar.addPermanentWidget(self.status_models)
         bar.addPermanentWidget(self.status_busy)
 
-        self._build_menus()
+        build_menus(self)
         self.library.add_files_requested.connect(self.choose_files)
         self.library.add_folder_requested.connect(self.choose_folder)
         self.library.remove_requested.connect(self.remove_documents)
@@ -152,81 +162,6 @@ class MainWindow(QMainWindow):
             self._toggle_sidebar()
         runner.submit("open", str(library_dir))
 
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self._action(file_menu, "&Add files…", QKeySequence.StandardKey.Open, self.choose_files)
-        self._action(file_menu, "Add &folder…", QKeySequence("Ctrl+Shift+O"), self.choose_folder)
-        self._action(
-            file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, self.library.remove_selected
-        )
-        self._action(file_menu, "&Cancel indexing", QKeySequence("Esc"), self.runner.cancel)
-        self._action(file_menu, "Add &sample documents", None, self.try_samples)
-        file_menu.addSeparator()
-        self._action(file_menu, "Open &library…", QKeySequence("Ctrl+L"), self.choose_library)
-        self._action(file_menu, "S&ettings…", QKeySequence("Ctrl+,"), self.open_settings)
-        file_menu.addSeparator()
-        self._action(file_menu, "&Quit", QKeySequence.StandardKey.Quit, self.close)
-        ask_menu = self.menuBar().addMenu("&Ask")
-        self._action(ask_menu, "&New conversation", QKeySequence.StandardKey.New, self._new_conversation)
-        self._action(ask_menu, "&Ask a question", QKeySequence("Ctrl+K"), self._focus_question)
-        self._action(
-            ask_menu,
-            "Ask in the selected &documents",
-            QKeySequence("Ctrl+Shift+K"),
-            lambda: self.ask_in(self.library.indexed_selection()),
-        )
-        self._action(ask_menu, "Ask the &whole library", None, self.chat.clear_scope)
-        self._action(ask_menu, "&Stop answering", QKeySequence("Ctrl+."), self.stop_answering)
-        ask_menu.addSeparator()
-        self._action(
-            ask_menu, "&Export conversation…", QKeySequence("Ctrl+E"), lambda: self.chat.export_conversation()
-        )
-        view_menu = self.menuBar().addMenu("&View")
-        self.sidebar_action = self._action(
-            view_menu, "&Library and conversations", QKeySequence("Ctrl+B"), self._toggle_sidebar
-        )
-        self.sidebar_action.setCheckable(True)
-        self.sidebar_action.setChecked(True)
-        view_menu.addSeparator()
-        self._action(view_menu, "&Ask", QKeySequence("Ctrl+1"), self._focus_question)
-        for number, (name, widget) in enumerate(
-            (("&Evidence", self.evidence), ("&Trace", self.trace), ("&Document text", self.document)), 2
-        ):
-            self._action(
-                view_menu,
-                name,
-                QKeySequence(f"Ctrl+{number}"),
-                # QAction.triggered passes `checked`: without the first parameter it would take w's place.
-                lambda _checked=False, w=widget: self.tabs.setCurrentWidget(w),
-            )
-        view_menu.addSeparator()
-        self._action(
-            view_menu, "Zoom &in", QKeySequence.StandardKey.ZoomIn, lambda: self.evidence.zoom_by(1.25)
-        )
-        self._action(
-            view_menu, "Zoom &out", QKeySequence.StandardKey.ZoomOut, lambda: self.evidence.zoom_by(0.8)
-        )
-        self._action(view_menu, "&Fit page width", QKeySequence("Ctrl+0"), self.evidence.fit_width)
-        self._action(view_menu, "&Previous page", QKeySequence("Alt+Left"), self.evidence.previous_page)
-        self._action(view_menu, "&Next page", QKeySequence("Alt+Right"), self.evidence.next_page)
-        self._action(
-            view_menu,
-            "Pre&vious citation",
-            QKeySequence("Alt+Up"),
-            lambda: self._step_citation(-1),
-        )
-        self._action(view_menu, "Ne&xt citation", QKeySequence("Alt+Down"), lambda: self._step_citation(1))
-        help_menu = self.menuBar().addMenu("&Help")
-        self._action(help_menu, "&About CiteDesk", None, self.show_about)
-
-    def _action(self, menu, text: str, shortcut, slot) -> QAction:  # type: ignore[no-untyped-def]
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
-
     # --- user actions --------------------------------------------------------------------------
 
     def choose_files(self) -> None:
@@ -261,6 +196,17 @@ class MainWindow(QMainWindow):
     def ask_as_typed(self, question: str, conversation: object, scope: list[str]) -> None:
         """Ask again without the conversation: the question searched exactly as the user typed it."""
         self.ask(question, conversation, scope, follow_up=False)
+
+    def _graph_progressed(self, status: object) -> None:
+        self.explore.show_status(status)  # type: ignore[arg-type]
+        if status.current:  # type: ignore[attr-defined]
+            self.explore.refresh()
+
+    def _ask_about(self, question: str, documents: list[str]) -> None:
+        """Explore's "Ask about this": the question written, asked in the documents that mention it."""
+        self.chat.set_scope(documents)
+        self.chat.question.setPlainText(question)
+        self._focus_question()
 
     def ask_in(self, documents: list[str]) -> None:
         """The next questions are asked in these documents only, until the user asks the whole library."""
@@ -298,6 +244,13 @@ class MainWindow(QMainWindow):
         self.evidence.step_citation(step)
         if self.evidence.source is not None:
             self._pinned = (self.evidence.source, self.evidence.answer)
+
+    def show_explore(self) -> None:
+        if self.sidebar.isHidden():
+            self._toggle_sidebar()
+        self.side_tabs.setCurrentWidget(self.explore)
+        self.explore.refresh()
+        self.explore.search.setFocus()
 
     def _toggle_sidebar(self) -> None:
         # isHidden, not isVisible: the window itself may not be shown yet.

@@ -172,6 +172,13 @@ class _Worker(QObject):
             with long_lived_objects():
                 engine.load_generator()
             return None
+        if operation == "explore_topics":
+            return engine.topics()
+        if operation == "explore_entities":
+            words, topic = payload
+            return engine.entities(words, topic)
+        if operation == "explore_entity":
+            return engine.entity(payload)
         if operation == "graph":  # one short step of the slow path (graph_catch_up.py)
             with long_lived_objects():  # the first step loads spaCy's pipeline
                 return engine.build_graph(seconds=payload)

@@ -33,7 +33,9 @@ from .errors import Cancelled, ConfigError, DocumentNotFound, GeneratorError
 from .events import Event, EventCallback, TokenDelta, emit
 from .export import scope_words
 from .graph.build import GraphBuilder
+from .graph.explore import EntityPage, entity_page
 from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher
+from .graph.store import Community, Node
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .index.vectors import AnnPolicy
@@ -211,6 +213,21 @@ class Engine:
         if not self.graph_enabled():
             return self.graph_status()
         return GraphBuilder(self.library, self.mention_reader, self.embedder).run(seconds, on_event, cancel)
+
+    def topics(self) -> list[Community]:
+        """The entity graph's communities, largest first (empty until the slow path has run)."""
+        return self.library.graph.communities()
+
+    def entities(self, words: str = "", topic: int | None = None) -> list[Node]:
+        """Entities and key phrases whose name holds `words`, of one topic or all, most mentioned first."""
+        return self.library.graph.search_nodes(words, topic)
+
+    def entity(self, node: str) -> EntityPage:
+        """An entity's related entities and the passages that mention it (graph/explore.py)."""
+        page = entity_page(self.library, node)
+        if page is None:
+            raise DocumentNotFound(f"No entity {node!r} in this library's graph (it may have been removed).")
+        return page
 
     def graph_status(self) -> GraphStatus:
         status = GraphBuilder(self.library, self.mention_reader, self.embedder).status()

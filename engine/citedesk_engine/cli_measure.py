@@ -112,6 +112,7 @@ def eval_verb(args: argparse.Namespace) -> int:
 
     with stack, Engine.open(library) as engine:
         report = engine.ingest([corpus])
+        engine.build_graph()  # the slow path too, as the window builds it while idle
         failed = [f for f in report.files if f.status is FileStatus.FAILED]
         if failed and not args.json:
             print(f"{len(failed)} corpus files failed: {failed[0].path}: {failed[0].reason}", file=sys.stderr)

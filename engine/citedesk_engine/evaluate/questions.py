@@ -29,6 +29,7 @@ ABLATIONS: dict[str, tuple[str, ...]] = {
     "lexical": ("lexical",),
     "vector": ("vector",),
     "hybrid": ("vector", "lexical", "structure"),
+    "hybrid + graph": ("vector", "lexical", "structure", "graph", "community"),
 }
 
 

@@ -287,12 +287,16 @@ class GraphStore:
         units = self._db.execute("SELECT COUNT(DISTINCT unit_id) FROM graph_mentions").fetchone()[0]
         return int(nodes), int(communities), int(units)
 
-    def search_nodes(self, words: str, limit: int = 50) -> list[Node]:
-        """Nodes whose label holds `words` (any case), most mentioned first: the Explore view's search."""
+    def search_nodes(self, words: str, topic: int | None = None, limit: int = 100) -> list[Node]:
+        """Nodes whose key holds `words` (any case; all when empty), of one topic or all, entities
+        before noun phrases, most mentioned first: the Explore view's list."""
+        pattern = (
+            "%" + words.lower().strip().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        )
         rows = self._db.execute(
-            "SELECT node, label, kind, units, community FROM graph_nodes WHERE node LIKE ? "
-            "ORDER BY units DESC, node LIMIT ?",
-            (f"%{words.lower().strip()}%", limit),
+            "SELECT node, label, kind, units, community FROM graph_nodes WHERE node LIKE ? ESCAPE '\\' "
+            "AND (? IS NULL OR community = ?) ORDER BY kind = 'NP', units DESC, node LIMIT ?",
+            (pattern, topic, topic, limit),
         ).fetchall()
         return [Node(*row) for row in rows]
 
