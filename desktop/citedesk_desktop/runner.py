@@ -167,6 +167,8 @@ class _Worker(QObject):
         if operation == "load_models":
             with long_lived_objects():  # torch, transformers and the model: half a million objects
                 engine.embedder()
+                if engine.graph_enabled():  # the entity reader too, so the graph's first step is short
+                    engine.mention_reader().read([])
             return engine.models(verify=False)
         if operation == "load_generator":
             with long_lived_objects():
@@ -196,7 +198,7 @@ class _Worker(QObject):
 
 # Work the window does on its own while the user does nothing (the slow path's steps): it never shows
 # the library as busy, and each step is short, so a question asked meanwhile waits at most one step.
-BACKGROUND = frozenset({"graph"})
+BACKGROUND = frozenset({"graph", "explore_topics", "explore_entities", "explore_entity"})
 
 
 class EngineRunner(QObject):

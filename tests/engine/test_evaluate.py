@@ -109,6 +109,7 @@ def test_retrieval_eval_on_a_tiny_corpus(tmp_path: Path) -> None:
         ("lexical",),
         ("vector",),
         ("vector", "lexical", "structure"),
+        ("vector", "lexical", "structure", "graph", "community"),
     }
     assert report.as_json()["retrieval"]["recall@10"] == 1.0
 

@@ -26,7 +26,10 @@ from .derive import aliases, nodes_and_communities
 # read with no mentions (the graph and community retrievers find nothing in them; the other
 # retrievers are unaffected). "und" (undetermined: code, tables) is read.
 READ_LANGUAGES = frozenset({"en", "und"})
-BATCH_UNITS = 64  # passages per step: ~1.5 s of the reader on one core
+# Passages read at a time: a step of the window reads 64 (about 1.5 s of the reader on one core, so a
+# question asked meanwhile waits no longer); a build without a time limit (the command line, after an
+# ingest) reads 4 times as many, enough for the reader to split them over its worker processes.
+BATCH_UNITS = 64
 # The names embedded for the question's nodes to be found by meaning ("NYC" for "New York City"):
 # entities (not noun phrases) mentioned in at least this many passages; others are found by their words.
 VECTOR_MIN_UNITS = 2
@@ -79,13 +82,14 @@ class GraphBuilder:
             earlier = next((u for u in every if u.ordinal == start - 1), None)  # its overlap is read
             if not units:
                 store.write(version, [], start, done=True)
-            for first in range(0, len(units), BATCH_UNITS):
+            size = BATCH_UNITS if seconds is not None else 4 * BATCH_UNITS
+            for first in range(0, len(units), size):
                 if stop():
                     return self.status()
-                batch = units[first : first + BATCH_UNITS]
+                batch = units[first : first + size]
                 before = units[first - 1] if first else earlier
                 found = self.reader().read(_unread(before, batch))
-                last = first + BATCH_UNITS >= len(units)
+                last = first + size >= len(units)
                 store.write(
                     version,
                     [(u.unit_id, m) for u, m in zip(batch, found, strict=True)],

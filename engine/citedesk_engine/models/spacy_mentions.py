@@ -31,6 +31,9 @@ _EDGE_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT", 
 _MAX_WORDS = 6
 _MAX_RUN = 5  # the longest run of a question's words tried as a key
 _BATCH = 32
+# Texts in one call from which the worker processes are used: below it, starting them (a few seconds,
+# once) and sending the texts cost more than they save, and a short step must stay short.
+PARALLEL_FROM = 128
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +74,7 @@ class SpacyMentionReader:
             return self._nlp
 
     def read(self, texts: Sequence[str]) -> list[list[Mention]]:
-        if self._processes > 1 and len(texts) >= 2 * _BATCH // 4:
+        if self._processes > 1 and len(texts) >= PARALLEL_FROM:
             try:
                 return self._read_in_workers(list(texts))
             except (OSError, BrokenProcessPool) as exc:
