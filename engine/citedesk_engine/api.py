@@ -34,7 +34,7 @@ from .events import Event, EventCallback, TokenDelta, emit
 from .export import scope_words
 from .graph.build import GraphBuilder
 from .graph.explore import EntityPage, entity_page
-from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher
+from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher, linked_units
 from .graph.store import Community, Node
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
@@ -354,6 +354,7 @@ class Engine:
                 lambda search: self._retrieval_pipeline(None).run(search, count, search, scope=within),
                 self.generator,
                 Budget(answering.deep_hops, answering.deep_lookups, answering.deep_seconds),
+                lambda anchors, others: linked_units(self.library, anchors, others),
             ),
             reformulate=self.reformulate if self.config.retrieval.search_languages else None,
             translate=self._reformulator.translate,

@@ -125,3 +125,43 @@ def test_lookup_replies_are_read_leniently_and_done_means_done() -> None:
     assert parse_lookup("Search: James Cameron birthplace.") == "James Cameron birthplace"
     assert parse_lookup('\n"Kapuskasing population"\nbecause ...') == "Kapuskasing population"
     assert parse_lookup("DONE") is None and parse_lookup("done.") is None and parse_lookup("  ") is None
+
+
+def test_a_passage_linked_by_an_entity_to_a_relevant_one_is_read_even_without_the_questions_words() -> None:
+    embedder = HashEmbedder()
+    units = [
+        EvidenceUnit(f"v{i}-00000", f"/docs/{name}.txt", f"v{i}", 0, text, 0, len(text))
+        for i, (name, text) in enumerate(PASSAGES.items())
+    ]
+    vectors = {u.unit_id: embedder.embed([u.passage])[0] for u in units}
+    rerank = {"v0-00000": 0.95, "v1-00000": 0.01, "v2-00000": 0.01}  # only Titanic's looks relevant
+    found = Retrieval(QUESTION, tuple(Candidate(u, {}, {}, 1.0, rerank[u.unit_id]) for u in units), ())
+    asked: list[tuple[list[str], list[str]]] = []
+
+    def linked(anchors: list[str], others: list[str]) -> set[str]:
+        asked.append((anchors, others))
+        return {"v1-00000"}  # Cameron's passage names James Cameron, as Titanic's does
+
+    generator = Replies("DONE", "Kapuskasing, Ontario [2]")
+    flow = AnswerFlow(
+        retrieve=lambda query, k, asked_, variants: found,
+        deep=DeepSearch(lambda search: found, lambda: generator, Budget(3, 2, 60), linked),
+        embed_query=lambda text: embedder.embed([text])[0],
+        stored_vectors=lambda ids: {i: vectors[i] for i in ids},
+        generator=lambda: generator,
+        verifier=ClaimVerifier(VerifyConfig()),
+        config=AnswerConfig(),
+        tiers=dict,
+        paths=dict,
+        library_empty=lambda: False,
+        calibrated_rerank=True,
+    )
+    answer = flow.ask(QUESTION, k=3, strategy="deep")
+    assert asked == [(["v0-00000"], ["v1-00000", "v2-00000"])]
+    relevance = next(t for t in answer.trace if t.stage == "relevance")
+    assert relevance.details["linked"] == ["v1-00000"]
+    generate = next(t for t in answer.trace if t.stage == "generate")
+    assert generate.details["read"] == ["v0-00000", "v1-00000"]  # not the apples
+    assert answer.decision is Decision.ANSWERED and [s.document for s in answer.sources] == [
+        "/docs/cameron.txt"
+    ]

@@ -5,7 +5,9 @@ lookups the generator may ask for, seconds), the generator reads the question an
 found so far and either says they are enough (DONE) or writes one short search for the fact still
 missing ("James Cameron birthplace" after a passage says he directed Titanic); that search is the next
 hop. Every hop's passages are judged relevant against the search that found them (the director's
-biography answers "James Cameron birthplace", not the question's words), then the answer is written
+biography answers "James Cameron birthplace", not the question's words), and a passage that names an
+entity a relevant passage names (the entity graph's link) counts too, once at least one passage is
+relevant to the question itself, so an off-topic question is still refused; then the answer is written
 from the best passages of every hop and goes through every gate of the normal flow: each claim must
 be supported by the passages it cites.
 """
@@ -54,6 +56,10 @@ class DeepSearch:
     retrieve: Callable[[str], Retrieval]
     generator: Callable[[], Generator]
     budget: Budget
+    # Of candidate unit ids, those naming an entity that relevant passages (the anchors) name: a
+    # passage that links to the anchor is the chain's next link even when it shares no word with
+    # the question (the director's biography). Default: none (no entity graph).
+    linked: Callable[[list[str], list[str]], set[str]] = lambda anchors, others: set()
 
     def gather(
         self,

@@ -153,6 +153,12 @@ class AnswerFlow:
         judged = [r for found, _ in judged_hops for r in found]
         refusal = judged_hops[0][1] if not any(r.relevant for r in judged) else None
         relevant = interleave([[r.candidate for r in found if r.relevant] for found, _ in judged_hops])
+        links: set[str] = set()
+        if strategy == DEEP and self.deep is not None and relevant:
+            chosen = {c.unit.unit_id for c in relevant}
+            others = [r.candidate.unit.unit_id for r in judged if not r.relevant]
+            links = self.deep.linked(sorted(chosen), others) - chosen
+            relevant += interleave([[r.candidate for r in judged if r.candidate.unit.unit_id in links]])
         run.record(
             "relevance",
             len(candidates),
@@ -171,6 +177,7 @@ class AnswerFlow:
             min_similarity=self.config.min_similarity if self.calibrated_similarity else None,
             high_similarity=self.config.high_similarity if self.calibrated_similarity else None,
             min_rerank=self.config.min_rerank if self.calibrated_rerank else None,
+            **({"linked": sorted(links)} if links else {}),
         )
         if refusal:
             # The closest passages, by meaning, for the reader to look at (marked as no answer).

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -166,3 +166,16 @@ def _neighbours(
         if node not in seen and (unit, sentence) in at:
             near[node] |= at[(unit, sentence)]
     return near
+
+
+def linked_units(library: Library, anchors: Sequence[str], others: Sequence[str]) -> set[str]:
+    """Those of `others` that name an entity one of `anchors` names (not one common to a twentieth of
+    the library): the next link of a chain of evidence (strategy "deep")."""
+    store = library.graph
+    if not anchors or not others:
+        return set()
+    total = max(store.counts()[2], 1)
+    named = {node for _, _, node in store.nodes_in_units(list(anchors))}
+    info = store.node_info(list(named))
+    shared = {n for n, i in info.items() if i.units <= max(HUB_SHARE * total, 20)}
+    return {unit for unit, _, node in store.nodes_in_units(list(others)) if node in shared}
