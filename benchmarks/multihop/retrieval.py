@@ -72,7 +72,7 @@ def main() -> int:
                     dataclasses.replace(shipped, graph_weight=g, community_weight=c),
                 )
                 for g in (0.1, 0.2, 0.3, 0.4, 0.6)
-                for c in (0.0, 0.1, 0.2)
+                for c in (0.0, 0.1)
             ]
         for name, signals, retrieval in settings:
             engine.config = dataclasses.replace(engine.config, retrieval=retrieval)

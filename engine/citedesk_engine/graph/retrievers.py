@@ -8,13 +8,15 @@ like any other.
 
 The graph retriever scores a unit by the question's nodes it mentions (each weighted by how rare it is
 in the library), then walks the graph: the nodes mentioned in the same sentence as a question's node
-are its neighbours, the rarest few become the next hop's frontier, and a unit mentioning a frontier
-node scores a share of it (halved each hop). A passage naming the bridge between two things the
+are its neighbours, the rarest few become the next hop's frontier, and a unit mentioning frontier
+nodes scores a share of the strongest (halved each hop; a tenth for each other one). Rarity lies
+between 0 and 1 and a hop's weight is its node's rarity times the weight of the node it came from,
+so a walk never outweighs what the question names. A passage naming the bridge between two things the
 question names (the film's director, whose birthplace the question asks) comes into the pool even
 when it shares no word with the question.
 
-The community retriever returns the units of the communities the question's nodes belong to, those
-mentioning most of a community's nodes first.
+The community retriever returns the units of the communities the question's nodes belong to: those
+naming one of the question's nodes first, then those mentioning most of a community's nodes.
 """
 
 from __future__ import annotations
@@ -107,8 +109,14 @@ class GraphRetriever:
                 break
             seen |= set(frontier)
             places = store.mentions_of(list(frontier))
+            reached: dict[str, set[str]] = defaultdict(set)
             for unit, _, node in places:
-                scores[unit] += share * frontier[node]
+                reached[unit].add(node)
+            for unit, nodes in reached.items():
+                # The strongest link counts, and the others a tenth: a passage naming one bridge
+                # three times (name, full name, surname) is no better linked than one naming it once.
+                weights = sorted((frontier[n] for n in nodes), reverse=True)
+                scores[unit] += share * (weights[0] + 0.1 * sum(weights[1:]))
         found = sorted(
             ((u, s) for u, s in scores.items() if versions is None or u.split("-")[0] in versions),
             key=lambda item: (-item[1], item[0]),
@@ -139,19 +147,24 @@ class CommunityRetriever:
         if not weight:
             return []
         best = max(weight.values())
+        naming = {unit for unit, _, _ in store.mentions_of(list(asked))}
         scores: dict[str, float] = {}
         for community, share in sorted(weight.items(), key=lambda c: (-c[1], c[0]))[: self.communities]:
             rows = store.community_units(community, limit * 4 if versions else limit)
             most = max((n for _, n in rows), default=1)
             for unit, nodes in rows:
                 if versions is None or unit.split("-")[0] in versions:
-                    scores[unit] = max(scores.get(unit, 0.0), share / best * nodes / most)
+                    # Those naming what the question names first, then by how much of the topic they name.
+                    score = share / best * (nodes / most + (1.0 if unit in naming else 0.0))
+                    scores[unit] = max(scores.get(unit, 0.0), score)
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
 
 def _rarity(info: dict, total: int) -> dict[str, float]:  # type: ignore[type-arg]
-    """A node's inverse document frequency over the units with mentions."""
-    return {node: math.log(1 + total / max(found.units, 1)) for node, found in info.items()}
+    """A node's inverse document frequency over the units with mentions, divided by that of a node
+    mentioned once (so 1 for the rarest, near 0 for one in every unit)."""
+    most = math.log(1 + total)
+    return {node: math.log(1 + total / max(found.units, 1)) / most for node, found in info.items()}
 
 
 def _neighbours(

@@ -1,0 +1,84 @@
+"""The entity graph and strategy "deep" on the real models: spaCy's English pipeline reads the
+mentions, the packaged embedder, reranker, generator and verifier answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from citedesk_engine import Engine
+from citedesk_engine.models.spacy_mentions import SpacyMentionReader
+from citedesk_engine.types import Decision
+
+pytestmark = pytest.mark.models
+
+FILMS = {
+    "titanic.txt": "Titanic (1997 film)\nTitanic is a 1997 American epic romance and disaster film directed, "
+    "written and produced by James Cameron. It stars Leonardo DiCaprio and Kate Winslet.",
+    "cameron.txt": "James Cameron\nJames Francis Cameron (born August 16, 1954) is a Canadian filmmaker. "
+    "Cameron was born in Kapuskasing, Ontario, and moved to the United States in 1971.",
+    "ipcc.txt": "IPCC\nThe Intergovernmental Panel on Climate Change (IPCC) is a body of the United Nations. "
+    "Bert Bolin was its first chair. The IPCC publishes assessment reports.",
+    "apples.txt": "Apples\nThe apple is the fruit of the apple tree. Apple trees are cultivated worldwide.",
+}
+
+
+@pytest.fixture(scope="module")
+def films(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("films")
+    for name, text in FILMS.items():
+        (root / name).write_text(text, encoding="utf-8")
+    with Engine.open(root / "library") as engine:
+        engine.ingest([root])
+        assert engine.build_graph().current
+        yield engine
+
+
+def test_spacy_reads_entities_and_phrases_and_survives_hostile_text() -> None:
+    reader = SpacyMentionReader()
+    found = reader.read(
+        [
+            FILMS["ipcc.txt"],
+            "",
+            "\x00\ufffd\ufffd %%% ]]] " * 50,
+            "Der Bundestag beschließt die Gesetze.",
+            "word " * 20_000,
+        ]
+    )
+    ipcc = {m.node: m.kind for m in found[0]}
+    assert ipcc["intergovernmental panel on climate change"] != "NP"  # an entity (its type varies)
+    assert ipcc["bert bolin"] == "PERSON" and ipcc["assessment report"] == "NP"
+    assert found[1] == [] and len(found) == 5
+
+
+def test_aliases_and_topics_on_real_text(films: Engine) -> None:
+    graph = films.library.graph
+    assert graph.nodes_of_keys(["ipcc", "cameron"]) == {
+        "ipcc": "intergovernmental panel on climate change",
+        "cameron": "james cameron",
+    }
+    page = films.entity("james cameron")
+    assert {Path(s.path).name for s in page.passages} == {"titanic.txt", "cameron.txt"}
+    assert films.topics() and films.entities("cameron")[0].node == "james cameron"
+
+
+def test_the_graph_walk_brings_the_bridge_passage_into_the_pool(films: Engine) -> None:
+    question = "In which town did the director of Titanic grow up?"
+    found = films.retrieve(question, k=5, signals=["graph"], rerank=False)
+    # Titanic's passage names the film; Cameron's is one hop on, through "James Cameron".
+    assert [Path(c.unit.document).name for c in found.candidates] == ["titanic.txt", "cameron.txt"]
+
+
+def test_deep_answers_a_question_whose_facts_are_in_two_documents(films: Engine) -> None:
+    question = "In which town did the director of Titanic grow up?"
+    answer = films.ask(question, strategy="deep")
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert "Kapuskasing" in answer.text
+    assert [Path(s.path).name for s in answer.sources] == ["cameron.txt"]
+    deep = next(t for t in answer.trace if t.stage == "deep")
+    assert deep.details["left"]["hops"] >= 0 and deep.details["hops"][0]["search"] == question
+
+
+def test_deep_still_refuses_what_no_document_says(films: Engine) -> None:
+    answer = films.ask("What is the boiling point of liquid nitrogen?", strategy="deep")
+    assert answer.decision is Decision.REFUSED
