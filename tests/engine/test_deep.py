@@ -31,27 +31,33 @@ class Replies:
         return self.replies.pop(0)
 
 
-def make_flow(generator: Replies, budget: Budget, searched: list[str]) -> AnswerFlow:
-    embedder = HashEmbedder()
-    units = {
-        name: EvidenceUnit(f"v{i}-00000", f"/docs/{name}.txt", f"v{i}", 0, text, 0, len(text))
-        for i, (name, text) in enumerate(PASSAGES.items())
-    }
-    vectors = {u.unit_id: embedder.embed([u.passage])[0] for u in units.values()}
+UNITS = [
+    EvidenceUnit(f"v{i}-00000", f"/docs/{name}.txt", f"v{i}", 0, text, 0, len(text))
+    for i, (name, text) in enumerate(PASSAGES.items())
+]
 
+
+def make_flow(generator: Replies, budget: Budget, searched: list[str]) -> AnswerFlow:
     def retrieve(query: str) -> Retrieval:
         """Only passages sharing a word of four letters or more with the search, best first."""
         searched.append(query)
         words = {w.strip("?,.").lower() for w in query.split() if len(w) >= 4}
-        scored = [
-            (len(words & {w.strip(",.").lower() for w in u.passage.split()}), u) for u in units.values()
-        ]
+        scored = [(len(words & {w.strip(",.").lower() for w in u.passage.split()}), u) for u in UNITS]
         ranked = [u for n, u in sorted(scored, key=lambda x: -x[0]) if n > 0]
         return Retrieval(query, tuple(Candidate(u, {}, {}, 1.0, 0.95) for u in ranked), ())
 
+    return build_flow(generator, budget, retrieve)
+
+
+def build_flow(generator: Replies, budget: Budget, retrieve, linked=None) -> AnswerFlow:  # type: ignore[no-untyped-def]
+    embedder = HashEmbedder()
+    vectors = {u.unit_id: embedder.embed([u.passage])[0] for u in UNITS}
+    deep = DeepSearch(retrieve, lambda: generator, budget)
+    if linked is not None:
+        deep.linked = linked
     return AnswerFlow(
         retrieve=lambda query, k, asked, variants: retrieve(query),
-        deep=DeepSearch(retrieve, lambda: generator, budget),
+        deep=deep,
         embed_query=lambda text: embedder.embed([text])[0],
         stored_vectors=lambda ids: {i: vectors[i] for i in ids},
         generator=lambda: generator,
@@ -128,14 +134,8 @@ def test_lookup_replies_are_read_leniently_and_done_means_done() -> None:
 
 
 def test_a_passage_linked_by_an_entity_to_a_relevant_one_is_read_even_without_the_questions_words() -> None:
-    embedder = HashEmbedder()
-    units = [
-        EvidenceUnit(f"v{i}-00000", f"/docs/{name}.txt", f"v{i}", 0, text, 0, len(text))
-        for i, (name, text) in enumerate(PASSAGES.items())
-    ]
-    vectors = {u.unit_id: embedder.embed([u.passage])[0] for u in units}
     rerank = {"v0-00000": 0.95, "v1-00000": 0.01, "v2-00000": 0.01}  # only Titanic's looks relevant
-    found = Retrieval(QUESTION, tuple(Candidate(u, {}, {}, 1.0, rerank[u.unit_id]) for u in units), ())
+    found = Retrieval(QUESTION, tuple(Candidate(u, {}, {}, 1.0, rerank[u.unit_id]) for u in UNITS), ())
     asked: list[tuple[list[str], list[str]]] = []
 
     def linked(anchors: list[str], others: list[str]) -> set[str]:
@@ -143,19 +143,7 @@ def test_a_passage_linked_by_an_entity_to_a_relevant_one_is_read_even_without_th
         return {"v1-00000"}  # Cameron's passage names James Cameron, as Titanic's does
 
     generator = Replies("DONE", "Kapuskasing, Ontario [2]")
-    flow = AnswerFlow(
-        retrieve=lambda query, k, asked_, variants: found,
-        deep=DeepSearch(lambda search: found, lambda: generator, Budget(3, 2, 60), linked),
-        embed_query=lambda text: embedder.embed([text])[0],
-        stored_vectors=lambda ids: {i: vectors[i] for i in ids},
-        generator=lambda: generator,
-        verifier=ClaimVerifier(VerifyConfig()),
-        config=AnswerConfig(),
-        tiers=dict,
-        paths=dict,
-        library_empty=lambda: False,
-        calibrated_rerank=True,
-    )
+    flow = build_flow(generator, Budget(3, 2, 60), lambda search: found, linked)
     answer = flow.ask(QUESTION, k=3, strategy="deep")
     assert asked == [(["v0-00000"], ["v1-00000", "v2-00000"])]
     relevance = next(t for t in answer.trace if t.stage == "relevance")

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from ..index.manifest import Transaction
 from ..types import Mention
 
 _SCHEMA = """
@@ -90,7 +91,7 @@ class GraphStore:
             for unit_id, found in mentions
             for m in found
         ]
-        with _Transaction(self._db):
+        with Transaction(self._db):
             self._db.executemany("INSERT INTO graph_mentions VALUES (?, ?, ?, ?, ?, ?)", rows)
             self._db.execute(
                 "INSERT OR REPLACE INTO graph_read VALUES (?, ?, ?)", (version, next_ordinal, int(done))
@@ -102,7 +103,7 @@ class GraphStore:
         versions = list(versions)
         if not versions:
             return
-        with _Transaction(self._db):
+        with Transaction(self._db):
             for version in versions:
                 self._db.execute("DELETE FROM graph_mentions WHERE version = ?", (version,))
                 self._db.execute("DELETE FROM graph_read WHERE version = ?", (version,))
@@ -159,7 +160,7 @@ class GraphStore:
     ) -> None:
         """Replace the derived tables in one transaction; they are current for `changes`."""
         community_of = {n.node: n.community for n in nodes}
-        with _Transaction(self._db):
+        with Transaction(self._db):
             for table in ("graph_keys", "graph_nodes", "graph_communities"):
                 self._db.execute(f"DELETE FROM {table}")
             self._db.executemany(
@@ -185,7 +186,7 @@ class GraphStore:
         that have no label embedding of `embedder` (all of them when the embedder changed)."""
         row = self._db.execute("SELECT value FROM graph_state WHERE key = 'vectors'").fetchone()
         if row is None or row[0] != embedder:
-            with _Transaction(self._db):
+            with Transaction(self._db):
                 self._db.execute("DELETE FROM graph_vectors")
                 self._db.execute("INSERT OR REPLACE INTO graph_state VALUES ('vectors', ?)", (embedder,))
             self._vectors = None
@@ -196,7 +197,7 @@ class GraphStore:
         ).fetchall()
 
     def write_vectors(self, nodes: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
-        with _Transaction(self._db):
+        with Transaction(self._db):
             self._db.executemany(
                 "INSERT OR REPLACE INTO graph_vectors VALUES (?, ?)",
                 ((node, vectors[i].astype(np.float32).tobytes()) for i, node in enumerate(nodes)),
@@ -308,14 +309,3 @@ def _chunks(items: list[str], size: int = 500) -> Iterable[list[str]]:
 
 def _marks(chunk: Sequence[object]) -> str:
     return ", ".join("?" * len(chunk))
-
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind: object, *_: object) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")

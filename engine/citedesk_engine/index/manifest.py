@@ -327,11 +327,13 @@ class Manifest:
         rows = self._db.execute("SELECT sha256, text_sha256 FROM documents").fetchall()
         return {digest for row in rows for digest in row}
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+    def _transaction(self) -> Transaction:
+        return Transaction(self._db)
 
 
-class _Transaction:
+class Transaction:
+    """`with Transaction(db):` runs the block in one immediate transaction, rolled back on an error."""
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
 
