@@ -154,9 +154,9 @@ class RetrievalConfig:
     structure_weight: float = 0.3
     # The entity graph's retrievers (graph/retrievers.py), weighted like the others. Chosen by
     # `benchmarks/multihop/retrieval.py --grid` on the first half of our multi-hop set (both supporting
-    # documents in the top 5: 0.77 without the graph; graph 0.2 or 0.3 gave 0.81, 0.1 0.78, 0.4 0.79;
-    # any community weight lowered it, so the community retriever is traced but not counted), checked
-    # on its second half and on squad-dev (docs/evaluation.md, "Entity graph").
+    # documents in the top 5: 0.77 without the graph; graph 0.2 or 0.3 gave 0.79, 0.1 0.77, 0.4 0.78,
+    # 0.6 0.75; a community weight of 0.1 lowered each, so the community retriever is traced but not
+    # counted), checked on its second half and on squad-dev (docs/evaluation.md, "Entity graph").
     graph_weight: float = 0.2
     community_weight: float = 0.0
     graph_hops: int = 2  # steps of the walk from the question's nodes along same-sentence edges
