@@ -16,6 +16,7 @@ from citedesk_engine.errors import Cancelled
 from citedesk_engine.events import Progress
 from citedesk_engine.graph import build
 from citedesk_engine.graph.derive import aliases
+from citedesk_engine.graph.retrievers import linked_units
 from citedesk_engine.testing import CapitalisedMentionReader, HashEmbedder
 
 
@@ -109,7 +110,9 @@ def test_the_community_retriever_returns_the_passages_of_the_questions_topic(fil
     topics = engine.library.graph.communities()
     assert any("Cameron" in t.label or "Titanic" in t.label for t in topics)
     found = engine.retrieve("Which films did Kate Winslet make?", k=5, signals=["community"], rerank=False)
-    assert [Path(c.unit.document).name for c in found.candidates][:1] == ["titanic.txt"]
+    # By the retriever's own ranks: its fusion weight is 0 by default (traced, not counted).
+    ranked = sorted(found.candidates, key=lambda c: c.ranks["community"])
+    assert [Path(c.unit.document).name for c in ranked][:1] == ["titanic.txt"]
     assert "apples.txt" not in {Path(c.unit.document).name for c in found.candidates}
 
 
@@ -234,6 +237,8 @@ def test_aliases_merge_acronyms_and_surnames_only_when_they_are_unambiguous() ->
         ("anna smith", "Anna Smith", "PERSON", 1),
         ("john smith", "John Smith", "PERSON", 1),
         ("nasa", "NASA", "ORG", 2),
+        ("peter f. paul", "Peter F. Paul", "PERSON", 1),
+        ("peter franklin paul", "Peter Franklin Paul", "PERSON", 1),
     ]
     documents = [
         ("v1", "ipcc", "ORG"),
@@ -244,6 +249,8 @@ def test_aliases_merge_acronyms_and_surnames_only_when_they_are_unambiguous() ->
         ("v3", "smith", "PERSON"),
         ("v3", "anna smith", "PERSON"),
         ("v4", "john smith", "PERSON"),
+        ("v5", "peter f. paul", "PERSON"),
+        ("v6", "peter franklin paul", "PERSON"),
     ]
     merged = aliases(keys, documents)
     assert merged["ipcc"] == "intergovernmental panel on climate change"
@@ -251,3 +258,13 @@ def test_aliases_merge_acronyms_and_surnames_only_when_they_are_unambiguous() ->
     assert merged["james francis cameron"] == "james cameron"
     assert merged["smith"] == "smith"  # two Smiths in the library: left alone
     assert merged["nasa"] == "nasa"  # no full name spelled by it
+    assert merged["peter f. paul"] == "peter franklin paul"  # across documents: one such name
+
+
+def test_deep_links_reach_passages_naming_what_a_relevant_passage_names_rarest_first(films) -> None:
+    engine, docs, _ = films
+    engine.build_graph()
+    unit = {Path(d.source_path).name: engine.units(d.document)[0].unit_id for d in engine.documents()}
+    linked = linked_units(engine.library, [unit["titanic.txt"]], [unit["cameron.txt"], unit["apples.txt"]])
+    assert linked == {unit["cameron.txt"]}  # through James Cameron; the apples name nothing of it
+    assert linked_units(engine.library, [unit["titanic.txt"]], [unit["cameron.txt"]], most=0) == set()

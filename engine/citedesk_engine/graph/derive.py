@@ -4,7 +4,8 @@ Aliases (a key that names the same thing as another becomes that node):
 - an acronym ("IPCC") and the one multi-word name whose initials it spells ("Intergovernmental Panel on
   Climate Change"), when exactly one such name is in the library;
 - a person's surname alone ("Bolin") and the one full name of the same document ending with it
-  ("Bert Bolin"), when it is the only one in the library.
+  ("Bert Bolin"), when it is the only one in the library; a middle initial ("Peter F. Paul") and the
+  one name it abbreviates ("Peter Franklin Paul").
 Communities: Louvain modularity clusters (networkx, seeded, so the same library gives the same
 clusters) of the graph whose edges are two nodes mentioned in the same sentence, weighted by how many
 sentences do. The choice of Louvain over Leiden is measured in docs/evaluation.md ("Entity graph").
@@ -51,6 +52,23 @@ def aliases(
     for version, key, kind in key_documents:
         if kind == "PERSON":
             persons_by_version[version].add(key)
+    # "Peter F. Paul" is "Peter Franklin Paul" when the library names one such person only.
+    every_person = {key for persons in persons_by_version.values() for key in persons}
+    for key in every_person:
+        parts = key.split()
+        if len(parts) == 3 and len(parts[1].rstrip(".")) == 1:
+            fuller = [
+                other
+                for other in every_person
+                if (o := other.split())
+                and len(o) == 3
+                and o[0] == parts[0]
+                and o[2] == parts[2]
+                and len(o[1]) > 2
+                and o[1][0] == parts[1][0]
+            ]
+            if len(fuller) == 1:
+                merged[key] = fuller[0]
     for persons in persons_by_version.values():
         # "James Francis Cameron" is "James Cameron" where the document also writes it so.
         for key in persons:
@@ -100,9 +118,9 @@ def nodes_and_communities(
         sentences[sentence].add(node)
     close_unit()
 
-    graph = nx.Graph()
-    graph.add_nodes_from(units_of)
-    graph.add_weighted_edges_from((a, b, w) for (a, b), w in weights.items())
+    graph = nx.Graph()  # built in a fixed order: with the seed, the same library gives the same topics
+    graph.add_nodes_from(sorted(units_of))
+    graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
     clusters = nx.community.louvain_communities(graph, weight="weight", seed=seed) if weights else []
     clusters = sorted((c for c in clusters if len(c) >= MIN_COMMUNITY), key=lambda c: (-len(c), min(c)))
     community_of: dict[str, int] = {}

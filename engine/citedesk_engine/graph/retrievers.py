@@ -181,14 +181,20 @@ def _neighbours(
     return near
 
 
-def linked_units(library: Library, anchors: Sequence[str], others: Sequence[str]) -> set[str]:
-    """Those of `others` that name an entity one of `anchors` names (not one common to a twentieth of
-    the library): the next link of a chain of evidence (strategy "deep")."""
+def linked_units(library: Library, anchors: Sequence[str], others: Sequence[str], most: int = 2) -> set[str]:
+    """At most `most` of `others` that name an entity one of `anchors` names, those linked by the
+    rarest entity first (never one common to a twentieth of the library): the next link of a chain of
+    evidence (strategy "deep"). A common link (a president named in many biographies) brings in
+    passages about something else, whose figures the model may then misread as the answer."""
     store = library.graph
     if not anchors or not others:
         return set()
     total = max(store.counts()[2], 1)
     named = {node for _, _, node in store.nodes_in_units(list(anchors))}
     info = store.node_info(list(named))
-    shared = {n for n, i in info.items() if i.units <= max(HUB_SHARE * total, 20)}
-    return {unit for unit, _, node in store.nodes_in_units(list(others)) if node in shared}
+    rarity = _rarity({n: i for n, i in info.items() if i.units <= max(HUB_SHARE * total, 20)}, total)
+    best: dict[str, float] = {}
+    for unit, _, node in store.nodes_in_units(list(others)):
+        if node in rarity:
+            best[unit] = max(best.get(unit, 0.0), rarity[node])
+    return set(sorted(best, key=lambda unit: (-best[unit], unit))[:most])
