@@ -109,7 +109,7 @@ def test_the_standard_strategy_never_asks_for_a_lookup() -> None:
             "asked again",
             2,
         ),
-        (Budget(hops=3, lookups=2, seconds=60), ["a b c d e f g h i j k l m n"], "had what it needed", 1),
+        (Budget(hops=3, lookups=2, seconds=60), ["a b c d e f g h i j k l m n"], "reply is no search", 1),
     ],
 )
 def test_lookups_stop_at_the_budget_or_when_nothing_new_is_asked(

@@ -116,7 +116,8 @@ class ExplorePanel(QWidget):
         self.topics.clear()
         self.topics.addItem("All topics", None)
         for topic in topics:
-            self.topics.addItem(f"{topic.label} ({topic.units:,} passages)", topic.community)
+            label = topic.label if len(topic.label) <= 48 else topic.label[:47] + "…"
+            self.topics.addItem(f"{label} ({topic.units:,} passages)", topic.community)
         found = self.topics.findData(chosen)
         self.topics.setCurrentIndex(max(found, 0))
         self.topics.blockSignals(False)

@@ -85,7 +85,10 @@ class DeepSearch:
             reply = self.generator().generate(lookup_messages(question, hops), max_tokens=24, cancel=cancel)
             search = parse_lookup(reply)
             if search is None:
-                stopped = "the generator had what it needed"
+                done = reply.strip().upper().startswith("DONE")
+                stopped = (
+                    "the generator had what it needed" if done else "the generator's reply is no search"
+                )
                 break
             if any(_same(search, hop.query) for hop in hops):
                 stopped = f"the generator asked again for {search!r}"

@@ -30,6 +30,7 @@ VALUE_KINDS = frozenset({"DATE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINA
 _EDGE_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT", "AUX", "NUM", "SYM"})
 _MAX_WORDS = 6
 _MAX_RUN = 5  # the longest run of a question's words tried as a key
+_CODE = frozenset('()[]{}<>=;`"|\\$#@*')
 _BATCH = 32
 # Texts in one call from which the worker processes are used: below it, starting them (a few seconds,
 # once) and sending the texts cost more than they save, and a short step must stay short.
@@ -195,7 +196,11 @@ def _key(tokens, entity: bool = False) -> str:  # type: ignore[no-untyped-def]
     if words[-1].pos_ == "NOUN":
         parts[-1] = words[-1].lemma_.lower()
     key = " ".join(parts)
-    return key if len(key) >= 2 and any(c.isalpha() for c in key) else ""
+    # Not a name: bare initials ("R.", "M. B."), and code or formula fragments ("install.packages('Rcpp",
+    # "2L == 1L"), which PDFs of software papers are full of.
+    if not any(sum(c.isalnum() for c in word) >= 3 for word in parts) or any(c in _CODE for c in key):
+        return ""
+    return key
 
 
 def _label(span) -> str:  # type: ignore[no-untyped-def]
@@ -206,5 +211,5 @@ def _label(span) -> str:  # type: ignore[no-untyped-def]
     while words and words[-1].lower_ in ("'s", "’s"):
         words = words[:-1]
     if not words:
-        return " ".join(t.text for t in span)
-    return words[0].doc[words[0].i : words[-1].i + 1].text
+        return " ".join(" ".join(t.text for t in span).split())
+    return " ".join(words[0].doc[words[0].i : words[-1].i + 1].text.split())  # no line breaks of the page
