@@ -48,6 +48,8 @@ def build_graph(path: str) -> tuple[nx.Graph, dict[str, int | None]]:
         ).fetchall()
     finally:
         db.close()
+    # The same graph as graph/derive.py `co_mention_graph`, written again here because this script runs
+    # in its own environment (leidenalg, igraph, scikit-learn), where the engine cannot be imported.
     units_of: dict[str, set[str]] = defaultdict(set)
     weights: Counter[tuple[str, str]] = Counter()
     current_unit, sentences = None, defaultdict(set)

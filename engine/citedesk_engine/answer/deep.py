@@ -86,9 +86,7 @@ class DeepSearch:
             search = parse_lookup(reply)
             if search is None:
                 done = reply.strip().upper().startswith("DONE")
-                stopped = (
-                    "the generator had what it needed" if done else "the generator's reply is no search"
-                )
+                stopped = "the generator had what it needed" if done else "the generator's reply is no search"
                 break
             if any(_same(search, hop.query) for hop in hops):
                 stopped = f"the generator asked again for {search!r}"

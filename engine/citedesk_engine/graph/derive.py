@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from itertools import combinations
 
 import networkx as nx
 
@@ -96,32 +97,12 @@ def nodes_and_communities(
     seed: int = 7,
 ) -> tuple[list[Node], list[Community]]:
     """Nodes (labelled by their commonest key's label, counted in units) and their communities, from
-    (unit_id, sentence, key) rows ordered by unit."""
+    (unit_id, sentence, key) rows."""
     info = {key: (label, kind, units) for key, label, kind, units in keys}
-    units_of: dict[str, set[str]] = defaultdict(set)
-    weights: Counter[tuple[str, str]] = Counter()
-    current_unit, sentences = None, defaultdict(set)
-
-    def close_unit() -> None:
-        for nodes in sentences.values():
-            ordered = sorted(nodes)
-            for i, a in enumerate(ordered):
-                for b in ordered[i + 1 :]:
-                    weights[(a, b)] += 1
-
-    for unit_id, sentence, key in mentions:
-        if unit_id != current_unit:
-            close_unit()
-            current_unit, sentences = unit_id, defaultdict(set)
-        node = merged.get(key, key)
-        units_of[node].add(unit_id)
-        sentences[sentence].add(node)
-    close_unit()
-
-    graph = nx.Graph()  # built in a fixed order: with the seed, the same library gives the same topics
-    graph.add_nodes_from(sorted(units_of))
-    graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
-    clusters = nx.community.louvain_communities(graph, weight="weight", seed=seed) if weights else []
+    graph, units_of = co_mention_graph(merged, mentions)
+    clusters = (
+        nx.community.louvain_communities(graph, weight="weight", seed=seed) if graph.number_of_edges() else []
+    )
     clusters = sorted((c for c in clusters if len(c) >= MIN_COMMUNITY), key=lambda c: (-len(c), min(c)))
     community_of: dict[str, int] = {}
     communities: list[Community] = []
@@ -135,3 +116,22 @@ def nodes_and_communities(
         for node, units in units_of.items()
     ]
     return nodes, communities
+
+
+def co_mention_graph(
+    merged: dict[str, str], mentions: Iterable[tuple[str, int, str]]
+) -> tuple[nx.Graph, dict[str, set[str]]]:
+    """The graph whose edges are two nodes named in one sentence, weighted by how many sentences do,
+    and the units naming each node, from (unit_id, sentence, key) rows. Built in a fixed order: with a
+    seed, the same library gives the same topics."""
+    units_of: dict[str, set[str]] = defaultdict(set)
+    sentences: dict[tuple[str, int], set[str]] = defaultdict(set)
+    for unit_id, sentence, key in mentions:
+        node = merged.get(key, key)
+        units_of[node].add(unit_id)
+        sentences[(unit_id, sentence)].add(node)
+    weights = Counter(pair for nodes in sentences.values() for pair in combinations(sorted(nodes), 2))
+    graph = nx.Graph()
+    graph.add_nodes_from(sorted(units_of))
+    graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
+    return graph, units_of

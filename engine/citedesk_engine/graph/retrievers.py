@@ -101,8 +101,7 @@ class GraphRetriever:
         for _ in range(self.hops):
             share /= 2
             near = _neighbours(store.nodes_in_units(list({u for u, _, _ in places})), places, seen)
-            info = store.node_info(list(near))
-            weights = _rarity({n: i for n, i in info.items() if i.units <= max(HUB_SHARE * total, 20)}, total)
+            weights = _rarity(_walkable(store.node_info(list(near)), total), total)
             step = {n: max(frontier[f] for f in near[n]) * weights[n] for n in near if n in weights}
             frontier = dict(sorted(step.items(), key=lambda item: (-item[1], item[0]))[: self.frontier])
             if not frontier:
@@ -167,6 +166,11 @@ def _rarity(info: dict, total: int) -> dict[str, float]:  # type: ignore[type-ar
     return {node: math.log(1 + total / max(found.units, 1)) / most for node, found in info.items()}
 
 
+def _walkable(info: dict, total: int) -> dict:  # type: ignore[type-arg]
+    """The nodes a walk may pass through: not hubs (in more than HUB_SHARE of the units, and 20)."""
+    return {node: found for node, found in info.items() if found.units <= max(HUB_SHARE * total, 20)}
+
+
 def _neighbours(
     around: list[tuple[str, int, str]], places: list[tuple[str, int, str]], seen: set[str]
 ) -> dict[str, set[str]]:
@@ -191,8 +195,7 @@ def linked_units(library: Library, anchors: Sequence[str], others: Sequence[str]
         return set()
     total = max(store.counts()[2], 1)
     named = {node for _, _, node in store.nodes_in_units(list(anchors))}
-    info = store.node_info(list(named))
-    rarity = _rarity({n: i for n, i in info.items() if i.units <= max(HUB_SHARE * total, 20)}, total)
+    rarity = _rarity(_walkable(store.node_info(list(named)), total), total)
     best: dict[str, float] = {}
     for unit, _, node in store.nodes_in_units(list(others)):
         if node in rarity:

@@ -144,8 +144,8 @@ class GraphStore:
         return [(key, label, kind, units[key]) for key, (_, _, label, kind) in best.items()]
 
     def co_mentions(self) -> Iterable[tuple[str, int, str]]:
-        """(unit_id, sentence, key) of every mention, by unit: what the communities are built from."""
-        return self._db.execute("SELECT unit_id, sentence, node FROM graph_mentions ORDER BY unit_id")
+        """(unit_id, sentence, key) of every mention: what the communities are built from."""
+        return self._db.execute("SELECT unit_id, sentence, node FROM graph_mentions")
 
     def key_documents(self) -> Iterable[tuple[str, str, str]]:
         """(version, key, kind) once each: for aliases that hold within one document (surnames)."""
