@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -29,13 +28,14 @@ from .config import (
     save_config,
     thread_count,
 )
-from .errors import Cancelled, ConfigError, DocumentNotFound, GeneratorError
+from .errors import Cancelled, DocumentNotFound, GeneratorError
 from .events import Event, EventCallback, TokenDelta, emit
 from .export import scope_words
 from .graph.build import GraphBuilder
 from .graph.explore import EntityPage, entity_page
-from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher, linked_units
+from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher, WikiRetriever, linked_units
 from .graph.store import Community, Node
+from .graph.wiki import WikiPage, WikiWriter
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .index.vectors import AnnPolicy
@@ -73,12 +73,6 @@ from .types import (
     SourceRef,
     StructureNode,
 )
-
-
-def _turn(question: str, answer: dict[str, object]) -> EarlierTurn:
-    """An earlier turn as a follow-up may refer to it: its question and the answer it got."""
-    text = answer.get("text", "") if answer.get("decision") != "refused" else ""
-    return EarlierTurn(question, re.sub(r"\s*\[\d+\]", "", str(text)))
 
 
 class Engine:
@@ -229,6 +223,28 @@ class Engine:
             raise DocumentNotFound(f"No entity {node!r} in this library's graph (it may have been removed).")
         return page
 
+    def wiki(
+        self, subject: str, *, on_event: EventCallback | None = None, cancel: threading.Event | None = None
+    ) -> WikiPage:
+        """The library wiki's page on `subject` (graph/wiki.py: `entity_subject(node)` or
+        `topic_subject(label)`), written by the generator when first opened, every sentence through
+        the per-claim gate, then cached until its passages change."""
+        return self._wiki_writer().page(subject, on_event=on_event, cancel=cancel)
+
+    def cached_wiki(self, subject: str) -> WikiPage | None:
+        """The subject's page when it is written and current, else None (nothing is written)."""
+        return self._wiki_writer().cached(subject)
+
+    def _wiki_writer(self) -> WikiWriter:
+        answer = self.config.answer
+        return WikiWriter(
+            self.library, self.generator, self._verifier(), self.embedder, self.config.models.generator,
+            answer.max_passage_chars,
+        )  # fmt: skip
+
+    def _verifier(self) -> ClaimVerifier:
+        return ClaimVerifier(self.config.verify, self.embedder, self.claim_judge, self.answer_reader)
+
     def graph_status(self) -> GraphStatus:
         status = GraphBuilder(self.library, self.mention_reader, self.embedder).status()
         return dataclasses.replace(status, enabled=self.graph_enabled())
@@ -293,10 +309,7 @@ class Engine:
         for item in items:
             folder = Path(item).expanduser()
             if folder.is_dir():
-                root = folder.resolve()
-                inside = [
-                    d.document for d in self.documents() if Path(d.source_path).resolve().is_relative_to(root)
-                ]
+                inside = self.library.documents_under(folder)
                 if not inside:
                     raise DocumentNotFound(f"No document of the library is in the folder {item}.")
                 wanted += inside
@@ -339,7 +352,7 @@ class Engine:
         if conversation is not None and not store.exists(conversation):
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
         earlier = (
-            [_turn(turn.question, turn.answer) for turn in store.turns(conversation)]
+            [EarlierTurn.stored(turn.question, turn.answer) for turn in store.turns(conversation)]
             if conversation is not None and follow_up
             else []
         )
@@ -361,7 +374,7 @@ class Engine:
             embed_query=self.embed_query,
             stored_vectors=self.library.vectors.vectors_by_id,
             generator=self.generator,
-            verifier=ClaimVerifier(self.config.verify, self.embedder, self.claim_judge, self.answer_reader),
+            verifier=self._verifier(),
             config=self.config.answer,
             tiers=lambda: manifest.per_document("authority"),
             paths=lambda: manifest.per_document("source_path"),
@@ -501,6 +514,7 @@ class Engine:
             "structure": StructureRetriever(self.library),
             "graph": GraphRetriever(self.library, self._matcher, hops=self.config.retrieval.graph_hops),
             "community": CommunityRetriever(self.library, self._matcher),
+            "wiki": WikiRetriever(self.library, self._matcher, self.embedder, self.embed_query),
         }
         return [built[name] for name in chosen]
 
@@ -538,18 +552,7 @@ class Engine:
     ) -> DocumentMeta:
         """Write a document's title, authors or year (None: keep what is known; "", [] or 0: clear
         it). The user's words are kept when the file is read again, and cite it from then on."""
-        found = self.resolve(document)
-        known = self.library.manifest.metadata().get(found, DocumentMeta())
-        if year is not None and year != 0 and not 1000 <= year <= 2200:
-            raise ConfigError(f"{year} is not a year: write it with four digits, such as 2014.")
-        meta = DocumentMeta(
-            title=" ".join(title.split()) if title is not None else known.title,
-            authors=tuple(a.strip() for a in authors if a.strip()) if authors is not None else known.authors,
-            year=(year or None) if year is not None else known.year,
-            source="you",
-        )
-        self.library.manifest.set_metadata(found, meta)
-        return meta
+        return self.library.describe(self.resolve(document), title, authors, year)
 
     def warnings(self) -> dict[str, tuple[str, ...]]:
         """Per document with any: hidden text left out at ingest, text addressed to an AI."""

@@ -159,6 +159,10 @@ class RetrievalConfig:
     # counted), checked on its second half and on squad-dev (docs/evaluation.md, "Entity graph").
     graph_weight: float = 0.2
     community_weight: float = 0.0
+    # The library wiki's retriever (graph/retrievers.py WikiRetriever): pages exist once opened, so
+    # it finds only what a reader has explored. WIKI_WEIGHT_NOTE in docs/configuration.md says how
+    # the weight was chosen.
+    wiki_weight: float = 0.0
     graph_hops: int = 2  # steps of the walk from the question's nodes along same-sentence edges
     # A node whose label embeds at least this close to an entity or phrase of the question counts as
     # named by it (at that similarity). benchmarks/graph_labels.py, 10 pairs of names of one thing and
@@ -174,8 +178,8 @@ class RetrievalConfig:
     rerank_weight: float = 0.4
     gguf_rerank_head: int = 10  # the yes/no GGUF reranker costs ~0.5 s a passage on 2 cores
     rerank_batch: int = 16
-    # Which retrievers run: any of vector, lexical, structure, graph, community. Empty: all of them.
-    # Leaving out both graph and community skips the slow path (the entity graph is not built).
+    # Which retrievers run: any of vector, lexical, structure, graph, community, wiki. Empty: all of
+    # them. Leaving out graph, community and wiki skips the slow path (the entity graph is not built).
     signals: tuple[str, ...] = ()
     # Vector search is exact (an in-memory matrix, 1.5 KB a unit) until the library holds
     # ann_min_units units; the ingest that crosses it builds an approximate IVF-RQ index (about 25 s at

@@ -371,7 +371,8 @@ class GraphStatus:
     nodes: int
     communities: int
     current: bool  # nodes and communities reflect every document read
-    enabled: bool = True  # false when [retrieval] signals leave out graph and community
+    enabled: bool = True  # false when [retrieval] signals leave out graph, community and wiki
+    pages: int = 0  # the library wiki's pages written so far (they are written when first opened)
 
 
 @dataclass(frozen=True, slots=True)

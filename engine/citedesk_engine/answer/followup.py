@@ -63,6 +63,12 @@ class EarlierTurn:
     question: str
     answer: str = ""
 
+    @classmethod
+    def stored(cls, question: str, answer: dict[str, object]) -> EarlierTurn:
+        """A turn as the conversation store keeps it: the answer's text without its citations."""
+        text = answer.get("text", "") if answer.get("decision") != "refused" else ""
+        return cls(question, re.sub(r"\s*\[\d+\]", "", str(text)))
+
 
 @dataclass(frozen=True, slots=True)
 class Resolved:

@@ -132,6 +132,7 @@ class GraphBuilder:
             nodes=nodes,
             communities=communities,
             current=not (live - read) and store.derived_from() == store.changes(),
+            pages=store.wiki.count(),
         )
 
 

@@ -17,6 +17,11 @@ when it shares no word with the question.
 
 The community retriever returns the units of the communities the question's nodes belong to: those
 naming one of the question's nodes first, then those mentioning most of a community's nodes.
+
+The wiki retriever goes from the question to the library wiki's pages (wiki.py: only the pages
+written so far, as they are written when opened) and from them to the passages their sentences cite:
+a passage scores the cosine similarity of the question and the nearest sentence citing it, plus how
+surely the question names the page's entity.
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ..index.library import Library
-from ..protocols import MentionReader
+from ..protocols import Embedder, MentionReader
+from .wiki import entity_subject
 
 HUB_SHARE = 0.05  # a node in more than this share of the units is too common to walk through
 
@@ -156,6 +162,34 @@ class CommunityRetriever:
                     # Those naming what the question names first, then by how much of the topic they name.
                     score = share / best * (nodes / most + (1.0 if unit in naming else 0.0))
                     scores[unit] = max(scores.get(unit, 0.0), score)
+        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+
+
+@dataclass
+class WikiRetriever:
+    library: Library
+    matcher: NodeMatcher
+    embedder: Callable[[], Embedder]
+    embed: Callable[[str], npt.NDArray[np.float32]]
+    name: str = "wiki"
+
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        store = self.library.graph
+        if not store.wiki.count():
+            return []
+        sentences, matrix = store.wiki.sentence_vectors(self.embedder().name)
+        if not sentences:
+            return []
+        similarity = matrix @ self.embed(query)
+        named = {entity_subject(node): weight for node, weight in self.matcher.match(query).items()}
+        scores: dict[str, float] = {}
+        for row, (subject, units) in enumerate(sentences):
+            score = float(similarity[row]) + named.get(subject, 0.0)
+            for unit in units:
+                if (versions is None or unit.split("-")[0] in versions) and score > scores.get(unit, -1.0):
+                    scores[unit] = score
         return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
 
 

@@ -7,7 +7,8 @@ it are found by a join, so no edge can outlive its units: removing a version rem
 mentions and its progress are one transaction). Derived from the mentions, rebuilt when they changed
 (`graph_state`: a change counter and the counter the derived tables were built from):
 `graph_keys` maps every key to its node (aliases merged) and community, `graph_nodes` and
-`graph_communities` label them, `graph_vectors` holds the embeddings of node labels.
+`graph_communities` label them, `graph_vectors` holds the embeddings of node labels. The library
+wiki's pages live beside them (wiki_store.py) and go with the versions they were written from.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy.typing as npt
 
 from ..index.manifest import Transaction
 from ..types import Mention
+from .wiki_store import WikiStore
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS graph_mentions (
@@ -71,6 +73,7 @@ class GraphStore:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
         self._vectors: tuple[list[str], npt.NDArray[np.float32]] | None = None
+        self.wiki = WikiStore(self._db)  # the library wiki's pages (graph/wiki.py)
 
     def close(self) -> None:
         self._db.close()
@@ -107,6 +110,7 @@ class GraphStore:
             for version in versions:
                 self._db.execute("DELETE FROM graph_mentions WHERE version = ?", (version,))
                 self._db.execute("DELETE FROM graph_read WHERE version = ?", (version,))
+            self.wiki.delete_versions(versions)
             self._changed()
 
     def versions(self) -> set[str]:

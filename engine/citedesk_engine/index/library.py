@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import DocumentNotFound, LibraryError
+from ..errors import ConfigError, DocumentNotFound, LibraryError
 from ..graph.store import GraphStore
 from ..types import DocumentMeta, DocumentRecord, Drift, DriftKind, EvidenceUnit, StructureNode
 from .blobs import BlobStore, sha256_hex
@@ -197,6 +197,31 @@ class Library:
         if record is None:
             raise DocumentNotFound(f"{document} is not in the library.")
         return self.manifest.units_of(record.document)
+
+    def describe(
+        self, document: str, title: str | None, authors: Sequence[str] | None, year: int | None
+    ) -> DocumentMeta:
+        """Write a document's title, authors or year (None: keep what is known; "", [] or 0: clear it)."""
+        known = self.manifest.metadata().get(document, DocumentMeta())
+        if year is not None and year != 0 and not 1000 <= year <= 2200:
+            raise ConfigError(f"{year} is not a year: write it with four digits, such as 2014.")
+        meta = DocumentMeta(
+            title=" ".join(title.split()) if title is not None else known.title,
+            authors=tuple(a.strip() for a in authors if a.strip()) if authors is not None else known.authors,
+            year=(year or None) if year is not None else known.year,
+            source="you",
+        )
+        self.manifest.set_metadata(document, meta)
+        return meta
+
+    def documents_under(self, folder: Path) -> list[str]:
+        """The documents whose source file lies under `folder` (a question asked in a folder)."""
+        root = folder.resolve()
+        return [
+            d.document
+            for d in self.manifest.documents()
+            if Path(d.source_path).resolve().is_relative_to(root)
+        ]
 
     def text(self, document: str) -> str:
         record = self.manifest.document(document)

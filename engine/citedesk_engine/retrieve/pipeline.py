@@ -15,8 +15,8 @@ from .fusion import merge_variants, rrf_fuse, score_fuse
 from .rerank import Reranker, rerank
 from .retrievers import Retriever
 
-SIGNALS = ("vector", "lexical", "structure", "graph", "community")
-GRAPH_SIGNALS = ("graph", "community")  # the retrievers that need the slow path
+SIGNALS = ("vector", "lexical", "structure", "graph", "community", "wiki")
+GRAPH_SIGNALS = ("graph", "community", "wiki")  # the retrievers that need the slow path
 
 
 @dataclass
@@ -167,6 +167,7 @@ def fusion_weights(config: RetrievalConfig) -> dict[str, float]:
         "structure": config.structure_weight,
         "graph": config.graph_weight,
         "community": config.community_weight,
+        "wiki": config.wiki_weight,
     }
 
 
