@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.graph = GraphCatchUp(runner, self.status_graph, self)
         self.graph.progressed.connect(self._graph_progressed)
         self.explore.passage_clicked.connect(self.show_source)
+        self.explore.wiki_clicked.connect(self.show_source)
         self.explore.ask_about.connect(self._ask_about)
         bar = self.statusBar()
         bar.addWidget(self.status_library, 1)
@@ -503,6 +504,8 @@ class MainWindow(QMainWindow):
             self.chat.set_busy(False)
             self.chat.show_error(message)
             self.runner.submit("conversations")  # the question is kept in its conversation
+            return
+        if operation == "explore_wiki":  # said on the page it was for (explore_panel.py)
             return
         if operation == "text":  # e.g. the document was removed meanwhile: say so where it was asked
             self.document.clear()

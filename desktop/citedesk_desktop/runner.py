@@ -181,6 +181,10 @@ class _Worker(QObject):
             return engine.entities(words, topic)
         if operation == "explore_entity":
             return engine.entity(payload)
+        if operation == "explore_wiki_cached":  # a page already written, or None: nothing is written
+            return payload, engine.cached_wiki(payload)
+        if operation == "explore_wiki":  # written now (the generator: seconds), cancellable
+            return payload, engine.wiki(payload, on_event=self.event.emit, cancel=self._cancel)
         if operation == "graph":  # one short step of the slow path (graph_catch_up.py)
             with long_lived_objects():  # the first step loads spaCy's pipeline
                 return engine.build_graph(seconds=payload)
@@ -198,7 +202,9 @@ class _Worker(QObject):
 
 # Work the window does on its own while the user does nothing (the slow path's steps): it never shows
 # the library as busy, and each step is short, so a question asked meanwhile waits at most one step.
-BACKGROUND = frozenset({"graph", "explore_topics", "explore_entities", "explore_entity"})
+BACKGROUND = frozenset(
+    {"graph", "explore_topics", "explore_entities", "explore_entity", "explore_wiki_cached"}
+)
 
 
 class EngineRunner(QObject):
@@ -230,7 +236,7 @@ class EngineRunner(QObject):
         return self._pending > 0
 
     def submit(self, operation: str, payload: Any = None) -> None:
-        if operation in ("ingest", "reindex", "ask", "apply_settings", "reembed"):
+        if operation in ("ingest", "reindex", "ask", "apply_settings", "reembed", "explore_wiki"):
             self._cancel.clear()
         if operation not in BACKGROUND:
             self._pending += 1

@@ -236,11 +236,8 @@ class Engine:
         return self._wiki_writer().cached(subject)
 
     def _wiki_writer(self) -> WikiWriter:
-        answer = self.config.answer
-        return WikiWriter(
-            self.library, self.generator, self._verifier(), self.embedder, self.config.models.generator,
-            answer.max_passage_chars,
-        )  # fmt: skip
+        generator = self.config.models.generator
+        return WikiWriter(self.library, self.generator, self._verifier(), self.embedder, generator)
 
     def _verifier(self) -> ClaimVerifier:
         return ClaimVerifier(self.config.verify, self.embedder, self.claim_judge, self.answer_reader)

@@ -8,6 +8,7 @@ import json
 import logging
 import signal
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Sequence
@@ -17,9 +18,10 @@ from typing import Any
 from .api import Engine
 from .cli_measure import eval_verb, verify_verb
 from .config import cache_dir, default_library_dir, load_config
-from .errors import Cancelled, ConfigError, EngineError
+from .errors import Cancelled, ConfigError, DocumentNotFound, EngineError
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .export import answer_json, conversation_json, conversation_markdown, meta_json, scope_words
+from .graph.wiki import entity_subject, topic_subject
 from .models.registry import ModelRegistry
 from .serialize import plain
 from .types import DocumentMeta, FileResult, FileStatus, GraphStatus
@@ -64,6 +66,11 @@ def build_parser() -> argparse.ArgumentParser:
         "graph", parents=[common], help="build the entity graph where it is behind; list its topics"
     )
     graph.add_argument("--topics", action="store_true", help="list the topics (communities) found")
+    graph.add_argument(
+        "--page",
+        metavar="NAME",
+        help="print the library wiki's page on an entity or topic (written the first time, in seconds)",
+    )
     delete = verbs.add_parser("delete", parents=[common], help="remove a document from the library")
     delete.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
     describe = verbs.add_parser(
@@ -287,6 +294,8 @@ def _graph(engine: Engine, args: argparse.Namespace) -> int:
         status = engine.graph_status()
     finally:
         signal.signal(signal.SIGINT, previous)
+    if args.page is not None and status.current:
+        return _wiki_page(engine, args.page, args.json)
     topics = engine.library.graph.communities() if args.topics else []
     if args.json:
         print(json.dumps({**plain(status), "topics": [plain(t) for t in topics]}, ensure_ascii=False))
@@ -297,6 +306,46 @@ def _graph(engine: Engine, args: argparse.Namespace) -> int:
     return 0 if status.current else 130
 
 
+def _wiki_page(engine: Engine, name: str, as_json: bool) -> int:
+    wanted = " ".join(name.lower().split())
+    topic = next((t for t in engine.topics() if t.label.lower() == wanted), None)
+    nodes = engine.entities(wanted)
+    exact = [n for n in nodes if wanted in (n.node, n.label.lower())]
+    if topic is not None:
+        subject = topic_subject(topic.label)
+    elif exact or nodes:
+        subject = entity_subject((exact or nodes)[0].node)
+    else:
+        raise DocumentNotFound(
+            f"No entity or topic named {name!r} in the library's graph (`citedesk graph --topics` lists "
+            "the topics)."
+        )
+    cancel = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: cancel.set())
+    try:
+        page = engine.wiki(subject, cancel=cancel)
+    except Cancelled:
+        print("Stopped: the page was not written.", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if as_json:
+        print(json.dumps(plain(page), ensure_ascii=False))
+        return 0
+    numbers = {source.unit_id: n for n, source in enumerate(page.sources, 1)}
+    print(page.title)
+    sentences = [
+        f"{c.text} " + "".join(f"[{numbers[u]}]" for u in c.sources if u in numbers) for c in page.claims
+    ]
+    print(textwrap.fill(" ".join(sentences), 100) if sentences else "(no sentence its passages support)")
+    if page.dropped:
+        print(f"({page.removed} sentences removed: no passage supports them; {page.left_out} left out)")
+    for n, source in enumerate(page.sources, 1):
+        where = f", page {source.page}" if source.page else f", {source.section}" if source.section else ""
+        print(f"  [{n}] {Path(source.path).name}{where}")
+    return 0
+
+
 def graph_words(status: GraphStatus) -> str:
     """The slow path's state in words (`citedesk status`, `ingest`, `graph`)."""
     if not status.enabled:
@@ -304,7 +353,8 @@ def graph_words(status: GraphStatus) -> str:
     read = f"{status.documents} of {status.documents + status.pending} documents read"
     if status.pending or not status.current:
         return f"{read}; the rest is read at the next `citedesk graph` or ingest, or by the window"
-    return f"{read}, {status.nodes:,} entities in {status.communities:,} topics"
+    pages = f", {status.pages:,} wiki pages" if status.pages else ""
+    return f"{read}, {status.nodes:,} entities in {status.communities:,} topics{pages}"
 
 
 def _delete(engine: Engine, args: argparse.Namespace) -> int:

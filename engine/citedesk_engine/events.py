@@ -38,7 +38,17 @@ class TokenDelta:
     text: str
 
 
-Event = StageStarted | Progress | FileFinished | TokenDelta
+@dataclass(frozen=True, slots=True)
+class SentenceChecked:
+    """A sentence of a library wiki page, checked by the per-claim gate as soon as it is written."""
+
+    subject: str
+    text: str
+    kept: bool
+    why: str  # how it was checked, or why it was left out
+
+
+Event = StageStarted | Progress | FileFinished | TokenDelta | SentenceChecked
 EventCallback = Callable[[Event], None]
 
 

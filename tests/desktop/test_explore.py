@@ -8,6 +8,8 @@ from pathlib import Path
 from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner
 from citedesk_engine import Engine
+from citedesk_engine.config import Config, ModelsConfig
+from citedesk_engine.errors import Cancelled
 from citedesk_engine.testing import CapitalisedMentionReader, HashEmbedder, ScriptedGenerator
 from PySide6.QtCore import QSettings, Qt, QUrl
 
@@ -77,6 +79,106 @@ def test_the_graph_catches_up_in_the_background_and_explore_opens_an_entitys_pas
         window.explore._on_link(QUrl("ask:"))
         assert set(window.chat.scope) == set(page.documents) and len(page.documents) == 2
         assert window.chat.question.toPlainText() == "What do the documents say about James Cameron?"
+    finally:
+        window.close()
+        runner.shutdown()
+
+
+class FirstCallWaitsForStop(ScriptedGenerator):
+    """Writes its page, except the first time: then it waits until Stop is pressed (the way the real
+    model stops between tokens)."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__(answer)
+        self.calls = 0
+
+    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        if self.calls == 1:
+            assert cancel is not None and cancel.wait(60)
+            raise Cancelled("generation cancelled")
+        return super().generate(messages, max_tokens=max_tokens, on_token=on_token, cancel=cancel)
+
+
+def test_an_entitys_wiki_page_is_written_when_opened_its_chips_open_the_evidence_and_stop_works(
+    qtbot, tmp_path: Path
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "titanic.txt").write_text(
+        "Titanic is a film of 1997. Titanic was directed by James Cameron.", encoding="utf-8"
+    )
+    (docs / "cameron.txt").write_text("James Cameron grew up in Kapuskasing.", encoding="utf-8")
+    generator = FirstCallWaitsForStop(
+        "James Cameron grew up in Kapuskasing [1]. James Cameron won an award in Paris [2]."
+    )
+    runner = EngineRunner(
+        lambda folder: Engine.open(
+            folder,
+            Config(models=ModelsConfig(reranker="none", verifier="none")),
+            embedder=HashEmbedder(),
+            generator=generator,
+            mention_reader=CapitalisedMentionReader(),
+        )
+    )
+    window = MainWindow(
+        runner, tmp_path / "library", QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    )
+    qtbot.addWidget(window)
+    window.show()
+    explore = window.explore
+    try:
+        qtbot.waitUntil(lambda: window.status_models.text() == "Models ready", timeout=60_000)
+        window.ingest([str(docs)])
+        qtbot.waitUntil(
+            lambda: (
+                window.graph.last is not None
+                and window.graph.last.documents == 2
+                and window.graph.last.current
+            ),
+            timeout=60_000,
+        )
+        window.show_explore()
+        explore.search.setText("cameron")
+        qtbot.waitUntil(
+            lambda: (
+                explore.entities.count() > 0
+                and explore.entities.item(0).data(Qt.ItemDataRole.UserRole) is not None
+            ),
+            timeout=10_000,
+        )
+        explore._open_item(explore.entities.item(0))
+        qtbot.waitUntil(lambda: explore.wiki_state == "writing", timeout=10_000)
+        assert "Writing a short page" in explore.details.toPlainText()
+        explore._on_link(QUrl("stop:"))
+        qtbot.waitUntil(lambda: explore.wiki_state == "stopped", timeout=10_000)
+        assert explore.wiki is None and "Write the page" in explore.details.toPlainText()
+
+        explore._on_link(QUrl("write:"))
+        qtbot.waitUntil(lambda: explore.wiki is not None, timeout=10_000)
+        page = explore.wiki
+        assert [c.text for c in page.claims] == ["James Cameron grew up in Kapuskasing."]
+        shown = explore.details.toPlainText()
+        assert "James Cameron grew up in Kapuskasing. [" in shown
+        assert "1 sentence removed: no passage supports it" in shown
+        assert "James Cameron won an award" not in shown
+        assert explore.draft == ["James Cameron grew up in Kapuskasing."]  # shown as it was written
+        explore._on_link(QUrl("dropped:"))  # the sentence left out, and why
+        assert (
+            "✗ “James Cameron won an award in Paris.”: no passage supports it"
+            in explore.details.toPlainText()
+        )
+        (claim,) = page.claims
+        explore._on_link(QUrl(f"wiki:0:{claim.sources[0]}"))  # its chip
+        assert window.evidence.source.unit_id == claim.sources[0]
+        assert window.evidence.answer.claims == page.claims  # the viewer marks the sentence it stands on
+        assert "Verified “James Cameron grew up in Kapuskasing.”" in window.evidence.details.text()
+
+        calls = generator.calls
+        explore._open_item(explore.entities.item(0))  # opened again: read from the library
+        qtbot.waitUntil(lambda: explore.wiki is not None, timeout=10_000)
+        assert generator.calls == calls and explore.wiki == page
+        qtbot.waitUntil(lambda: not runner.busy, timeout=10_000)
     finally:
         window.close()
         runner.shutdown()

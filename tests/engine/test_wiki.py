@@ -12,7 +12,7 @@ import pytest
 from citedesk_engine import Engine
 from citedesk_engine.config import Config, ModelsConfig
 from citedesk_engine.errors import Cancelled, DocumentNotFound
-from citedesk_engine.events import StageStarted
+from citedesk_engine.events import SentenceChecked, StageStarted
 from citedesk_engine.graph.wiki import WIKI_SYSTEM, entity_subject, topic_subject
 from citedesk_engine.testing import CapitalisedMentionReader, HashEmbedder, ScriptedGenerator
 
@@ -65,7 +65,21 @@ def test_a_page_keeps_only_sentences_its_passages_support_and_about_its_subject(
         "Titanic is a film of 1997.",  # cited [2] wrongly: re-cited with the passage that says it
     ]
     assert page.removed == 1  # the forty awards: no passage says it
-    assert page.off_subject == 1  # Kapuskasing's sentence is true, but not about Titanic
+    assert page.left_out == 1  # Kapuskasing's sentence is true, but not about Titanic
+    awards, kapuskasing = page.dropped
+    assert awards.text == "Titanic won forty awards in Paris." and awards.why.startswith(
+        "no passage supports it"
+    )
+    assert (kapuskasing.text, kapuskasing.why) == ("Kapuskasing lies in Ontario.", "not about Titanic")
+    # Each sentence is checked as soon as it is written (the repeated one once).
+    checked = [(e.text, e.kept) for e in events if isinstance(e, SentenceChecked)]
+    assert checked == [
+        ("Titanic was directed by James Cameron.", True),
+        ("Titanic won forty awards in Paris.", False),
+        ("Kapuskasing lies in Ontario.", False),
+        ("Titanic is a film of 1997.", True),
+    ]
+    assert events.index(StageStarted("wiki", "Titanic")) < len(events) - 4
     assert page.text == "Titanic was directed by James Cameron. Titanic is a film of 1997."
     source = page.sources[0]
     assert "Titanic" in source.passage
@@ -180,3 +194,26 @@ def test_the_wiki_retriever_goes_from_a_question_to_the_passages_pages_cite(film
     found = engine.retrieve(question, k=5, signals=["wiki"], rerank=False).candidates
     assert [c.unit.unit_id for c in found] == [page.sources[0].unit_id]
     assert found[0].scores["wiki"] > 1.0  # the page's entity is named, on top of the sentence's similarity
+
+
+def test_what_the_generator_copies_from_the_prompt_is_cleaned_and_a_cut_off_sentence_left_out(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "titanic.txt").write_text(
+        "• Titanic is a film of 1997.\n• Titanic was directed by James Cameron.", encoding="utf-8"
+    )
+    generator = ScriptedGenerator("Passage 1: • Titanic is a film of 1997 (1). Titanic was directed by")
+    with Engine.open(
+        tmp_path / "lib", CONFIG, embedder=HashEmbedder(), generator=generator,
+        mention_reader=CapitalisedMentionReader(),
+    ) as engine:  # fmt: skip
+        engine.ingest([docs])
+        engine.build_graph()
+        page = engine.wiki(entity_subject("titanic"))
+        (claim,) = page.claims
+        assert claim.text == "Titanic is a film of 1997." and "re-cited" not in claim.method  # "(1)" cites
+        (cut,) = page.dropped
+        assert (cut.text, cut.unsupported) == ("Titanic was directed by", False)
+        assert cut.why == "cut off by the page's length limit"

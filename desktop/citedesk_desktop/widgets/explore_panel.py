@@ -1,14 +1,20 @@
-"""Explore: the library's topics and entities (the entity graph), searchable; an entity's page lists
-the entities named with it and the passages that mention it. A passage opens in the evidence viewer;
-"Ask about this" asks in the documents that mention the entity."""
+"""Explore: the library's topics and entities (the entity graph), searchable. An entity's page (and a
+topic's, when one is chosen) starts with its library wiki text: sentences the answer model wrote from
+the passages about it, each checked against the passage it cites, a chip per citation that opens the
+passage in the evidence viewer with the sentence marked. The page is written the first time it is
+opened (seconds; one at a time, the latest opened next; Stop stops it) and read from the library
+after. Then the entities named with it and the passages that mention it; "Ask about this" asks in
+the documents that mention the entity."""
 
 from __future__ import annotations
 
 import html
 
+from citedesk_engine.events import SentenceChecked, StageStarted
 from citedesk_engine.graph.explore import EntityPage
 from citedesk_engine.graph.store import Community, Node
-from citedesk_engine.types import GraphStatus, SourceRef
+from citedesk_engine.graph.wiki import WikiPage, entity_subject, topic_subject
+from citedesk_engine.types import Answer, Decision, GraphStatus, SourceRef
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -42,12 +48,22 @@ KINDS = {
 
 class ExplorePanel(QWidget):
     passage_clicked = Signal(object)  # SourceRef
+    wiki_clicked = Signal(object, object)  # SourceRef, the page as an Answer (its sentences as claims)
     ask_about = Signal(str, list)  # a question, the documents to ask it in
 
     def __init__(self, runner: EngineRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._runner = runner
-        self.page: EntityPage | None = None
+        self.page: EntityPage | None = None  # the entity shown, or None
+        self.topic: Community | None = None  # the topic shown (no entity opened since it was chosen)
+        self.subject: str | None = None  # the library wiki subject of what is shown
+        self.wiki: WikiPage | None = None
+        self.wiki_state = ""  # "checking", "waiting", "writing", "stopped", or why it failed
+        self._writing: str | None = None  # the subject being written (one at a time)
+        self.draft: list[str] = []  # the sentences of the page being written, kept so far
+        self._dropped_draft = 0
+        self.show_dropped = False  # the sentences left out, listed with why
+        self._topics: list[Community] = []
         self.setAccessibleName("Explore topics and entities")
         self.state = QLabel("The topics and entities appear once the entity graph is built.")
         self.state.setWordWrap(True)
@@ -73,7 +89,7 @@ class ExplorePanel(QWidget):
         self._typing.setInterval(250)
         self._typing.timeout.connect(self.refresh_entities)
         self.search.textChanged.connect(lambda _: self._typing.start())
-        self.topics.currentIndexChanged.connect(lambda _: self.refresh_entities())
+        self.topics.currentIndexChanged.connect(lambda _: self._topic_chosen())
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.entities)
         split.addWidget(self.details)
@@ -85,6 +101,8 @@ class ExplorePanel(QWidget):
         layout.addWidget(self.topics)
         layout.addWidget(split, 1)
         runner.finished.connect(self._on_finished)
+        runner.failed.connect(self._on_failed)
+        runner.event.connect(self._on_event)
 
     def refresh(self) -> None:
         """Read the topics again (after the graph changed), then the entities they list."""
@@ -99,8 +117,11 @@ class ExplorePanel(QWidget):
         elif not status.current:
             total = status.documents + status.pending
             self.state.setText(f"Reading entities: {status.documents:,} of {total:,} documents…")
+        elif not status.documents:
+            self.state.setText("Add documents: their topics and entities appear here once they are read.")
         else:
-            self.state.setText(f"{status.nodes:,} entities in {status.communities:,} topics")
+            pages = f" · {status.pages:,} wiki pages written" if status.pages else ""
+            self.state.setText(f"{status.nodes:,} entities in {status.communities:,} topics{pages}")
 
     def _on_finished(self, operation: str, result: object) -> None:
         if operation == "explore_topics":
@@ -109,8 +130,69 @@ class ExplorePanel(QWidget):
             self._show_entities(result)  # type: ignore[arg-type]
         elif operation == "explore_entity":
             self._show_page(result)  # type: ignore[arg-type]
+        elif operation == "explore_wiki_cached":
+            subject, page = result  # type: ignore[misc]
+            if subject == self.subject:
+                if page is not None:
+                    self.wiki, self.wiki_state = page, ""
+                    self._render()
+                else:
+                    self._write(subject)
+        elif operation == "explore_wiki":
+            self._writing = None
+            subject, page = result if result is not None else (None, None)  # type: ignore[misc]
+            if result is None:  # stopped
+                self.wiki_state = "stopped"
+                self._render()
+            elif subject == self.subject:
+                self.wiki, self.wiki_state = page, ""
+                self._render()
+            elif self.subject is not None and self.wiki is None and self.wiki_state == "waiting":
+                self._write(self.subject)  # the page opened meanwhile, written next
+
+    def _on_failed(self, operation: str, message: str, _details: str) -> None:
+        if operation == "explore_wiki":
+            self._writing = None
+            self.wiki_state = message
+            self._render()
+
+    def _on_event(self, event: object) -> None:
+        if self._writing is None or self._writing != self.subject:
+            return
+        if isinstance(event, StageStarted) and event.stage == "wiki":
+            self.wiki_state, self.draft, self._dropped_draft = "writing", [], 0
+            self._render()
+        elif isinstance(event, SentenceChecked) and event.subject == self.subject:
+            if event.kept:
+                self.draft.append(event.text)
+            else:
+                self._dropped_draft += 1
+            self._render()
+
+    def _topic_chosen(self) -> None:
+        self.refresh_entities()
+        community = self.topics.currentData()
+        topic = next((t for t in self._topics if t.community == community), None)
+        if topic is not None:
+            self.page, self.topic = None, topic
+            self._open_subject(topic_subject(topic.label))
+
+    def _open_subject(self, subject: str) -> None:
+        self.subject, self.wiki, self.wiki_state = subject, None, "checking"
+        self.draft, self._dropped_draft, self.show_dropped = [], 0, False
+        self._render()
+        self._runner.submit("explore_wiki_cached", subject)
+
+    def _write(self, subject: str) -> None:
+        """Write the subject's page, or once the page being written is done (the latest opened wins)."""
+        if self._writing is None:
+            self._writing = subject
+            self._runner.submit("explore_wiki", subject)
+        self.wiki_state = "waiting"
+        self._render()
 
     def _show_topics(self, topics: list[Community]) -> None:
+        self._topics = topics
         chosen = self.topics.currentData()
         self.topics.blockSignals(True)
         self.topics.clear()
@@ -141,34 +223,135 @@ class ExplorePanel(QWidget):
             self._runner.submit("explore_entity", node)
 
     def _show_page(self, page: EntityPage) -> None:
-        self.page = page
-        node = page.node
-        kind = KINDS.get(node.kind, node.kind.lower())
-        parts = [f"<h3>{html.escape(node.label)}</h3>"]
-        topic = f" · topic: {html.escape(page.topic.label)}" if page.topic else ""
-        parts.append(f"<p style='color:gray'>{kind} · {node.units:,} passages{topic}</p>")
-        parts.append("<p><a href='ask:'>Ask about this</a></p>")
-        if page.related:
-            links = ", ".join(
-                f"<a href='related:{i}'>{html.escape(n.label)}</a> ({count})"
-                for i, (n, count) in enumerate(page.related)
-            )
-            parts.append(f"<p><b>Named with it:</b> {links}</p>")
-        parts.append("<p><b>Passages that mention it</b></p>")
-        for number, source in enumerate(page.passages):
+        self.page, self.topic = page, None
+        self._open_subject(entity_subject(page.node.node))
+
+    def _render(self) -> None:
+        parts = self._heading() + self._wiki_html()
+        page = self.page
+        if page is not None:
+            if page.related:
+                links = ", ".join(
+                    f"<a href='related:{i}'>{html.escape(n.label)}</a> ({count})"
+                    for i, (n, count) in enumerate(page.related)
+                )
+                parts.append(f"<p><b>Named with it:</b> {links}</p>")
+            parts.append("<p><b>Passages that mention it</b></p>")
+        for number, source in enumerate(self._passages()):
             where = f"page {source.page}" if source.page else source.section or "text"
             name = html.escape(source.path.rsplit("/", 1)[-1])
             text = html.escape(" ".join(source.passage.split())[:220])
             parts.append(f"<p><a href='passage:{number}'>{name}, {html.escape(where)}</a><br>{text}…</p>")
         self.details.setHtml("".join(parts))
 
+    def _heading(self) -> list[str]:
+        if self.page is not None:
+            node = self.page.node
+            kind = KINDS.get(node.kind, node.kind.lower())
+            topic = f" · topic: {html.escape(self.page.topic.label)}" if self.page.topic else ""
+            return [
+                f"<h3>{html.escape(node.label)}</h3>",
+                f"<p style='color:gray'>{kind} · {node.units:,} passages{topic}</p>",
+                "<p><a href='ask:'>Ask about this</a></p>",
+            ]
+        if self.topic is not None:
+            return [
+                f"<h3>{html.escape(self.topic.label)}</h3>",
+                f"<p style='color:gray'>topic · {self.topic.nodes:,} entities · {self.topic.units:,} "
+                "passages</p>",
+            ]
+        return []
+
+    def _passages(self) -> tuple[SourceRef, ...]:
+        """The passages listed under the page: an entity's mentions, a topic's page's sources."""
+        if self.page is not None:
+            return self.page.passages
+        return self.wiki.sources if self.wiki is not None else ()
+
+    def _wiki_html(self) -> list[str]:
+        """The library wiki text with a chip per citation, or where its writing stands."""
+        title = self.wiki.title if self.wiki else (self.subject or "").partition(":")[2]
+        state = self.wiki_state
+        if self.wiki is None:
+            if state == "checking":
+                return []
+            if state == "waiting":
+                return ["<p style='color:gray'><i>The page is written next, from the passages below…</i></p>"]
+            if state == "writing":
+                so_far = "".join(f"{html.escape(text)} " for text in self.draft)
+                left = f" ({self._dropped_draft} left out so far)" if self._dropped_draft else ""
+                return [
+                    f"<p>{so_far}</p>" if so_far else "",
+                    "<p style='color:gray'><i>Writing a short page from the passages about it, each "
+                    f"sentence checked against its passage as it is written{left}…</i> "
+                    "<a href='stop:'>Stop</a></p>",
+                ]
+            if state == "stopped":
+                return ["<p style='color:gray'>Stopped. <a href='write:'>Write the page</a></p>"]
+            return [f"<p style='color:gray'>{html.escape(state)} <a href='write:'>Try again</a></p>"]
+        page = self.wiki
+        numbers = {source.unit_id: n for n, source in enumerate(page.sources, 1)}
+        if page.claims:
+            sentences = " ".join(
+                f"{html.escape(claim.text)} "
+                + " ".join(f"<a href='wiki:{i}:{u}'>[{numbers.get(u, '?')}]</a>" for u in claim.sources)
+                for i, claim in enumerate(page.claims)
+            )
+            body = f"<p>{sentences}</p>"
+        else:
+            body = (
+                f"<p style='color:gray'>The answer model wrote nothing about {html.escape(title)} that "
+                "its passages support: read the passages below.</p>"
+            )
+        notes = []
+        if page.removed:
+            plural = "s" * (page.removed != 1)
+            notes.append(f"{page.removed} sentence{plural} removed: no passage supports it")
+        if page.left_out:
+            notes.append(f"{page.left_out} left out: not about {title}, or cut off")
+        note = ""
+        if notes:
+            toggle = "hide them" if self.show_dropped else "show them"
+            said = html.escape("; ".join(notes))
+            note = f"<p style='color:gray'>{said} (<a href='dropped:'>{toggle}</a>).</p>"
+        if notes and self.show_dropped:
+            note += "".join(
+                f"<p style='color:gray'>✗ “{html.escape(d.text)}”: {html.escape(d.why)}</p>"
+                for d in page.dropped
+            )
+        return [
+            "<p><b>From the library</b> <span style='color:gray'>· written by the answer model from "
+            f"{len(page.sources)} passage{'s' * (len(page.sources) != 1)}, each sentence checked against "
+            "the passage it cites</span></p>",
+            body,
+            note,
+        ]
+
+    def _as_answer(self) -> Answer:
+        """The page as the evidence viewer reads an answer: its sentences are the verified claims."""
+        page = self.wiki
+        assert page is not None
+        question = f"Library wiki: {page.title}"
+        return Answer(question, Decision.ANSWERED, page.text, page.claims, page.sources, (), ())
+
     def _on_link(self, url: QUrl) -> None:
         kind, _, value = url.toString().partition(":")
         if kind == "related" and self.page is not None:
             self._runner.submit("explore_entity", self.page.related[int(value)][0].node)
-        elif kind == "passage" and self.page is not None:
-            source: SourceRef = self.page.passages[int(value)]
-            self.passage_clicked.emit(source)
+        elif kind == "passage":
+            self.passage_clicked.emit(self._passages()[int(value)])
+        elif kind == "wiki" and self.wiki is not None:
+            unit = value.partition(":")[2]
+            source = next((s for s in self.wiki.sources if s.unit_id == unit), None)
+            if source is not None:
+                self.wiki_clicked.emit(source, self._as_answer())
+        elif kind == "dropped":
+            self.show_dropped = not self.show_dropped
+            self._render()
+        elif kind == "stop":
+            self._runner.cancel()
+        elif kind == "write" and self.subject is not None:
+            self._write(self.subject)
         elif kind == "ask" and self.page is not None:
             question = f"What do the documents say about {self.page.node.label}?"
             self.ask_about.emit(question, list(self.page.documents))

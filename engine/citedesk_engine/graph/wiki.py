@@ -8,9 +8,9 @@ holds its document's version) and the generator. A page whose subject gained or 
 written again when next opened; a changed or removed document removes the pages written from it
 (wiki_store.py). Each sentence the generator writes is a claim with the numbers of the passages it
 cites; the gate checks it against them (or, cited wrongly, against the page's other passages, as the
-answer flow re-cites), and a sentence no passage supports is dropped and counted, as is one that does
-not name the subject. A page never holds an unsupported sentence, and may hold none: the passages are
-then what the reader has.
+answer flow re-cites) as soon as it is written, and a sentence no passage supports is left out with
+the reason, as is one that does not name the subject. A page never holds an unsupported sentence,
+and may hold none: the passages are then what the reader has.
 
 Pages are navigation like the graph: the wiki retriever (retrievers.py) goes from a question to the
 sentences of pages nearest it, and from them to the passages they cite, which every gate then judges.
@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,30 +37,47 @@ from ..answer.prompts import DATA, NOT_FOUND, focus
 from ..answer.text import content_stems
 from ..answer.verify import ClaimVerifier
 from ..errors import Cancelled, DocumentNotFound
-from ..events import EventCallback, StageStarted, emit
+from ..events import EventCallback, SentenceChecked, StageStarted, emit
 from ..index.library import Library
 from ..protocols import Embedder, Generator
 from ..types import Candidate, Claim, EvidenceUnit, SourceRef
 from .wiki_store import StoredPage
 
 ENTITY, TOPIC = "entity", "topic"
-SOURCES = 4  # passages a page is written from: the 1.5B reads four in about 10 s on two cores
-WIKI_TOKENS = 200  # three to five sentences
-PROMPT_VERSION = 1  # part of the fingerprint: a new prompt writes pages again
+# What a page is written from and how long it may be, so that a first page appears within 20 s on
+# two cores (benchmarks/wiki_pages.py on Debian's reference manual: four passages of 500 characters
+# and 200 tokens took 23-34 s a page).
+SOURCES = 3
+PASSAGE_CHARS = 400  # of each passage, the sentences nearest the subject (prompts.focus)
+WIKI_TOKENS = 120  # three or four sentences
+PROMPT_VERSION = 2  # part of the fingerprint: a new prompt writes pages again
 
-# One worked example, as for answers (prompts.py): told in prose alone, the 1.5B wrote the
-# citations at the end of the paragraph or not at all.
+# One worked example, as the answer prompt has (prompts.py). The passage's own words: asked only for
+# facts the passages state, the 1.5B elaborated ("covering topics such as branching and merging" of a
+# bare list of Git manuals), and the gate let some partly aligned elaborations through.
 WIKI_SYSTEM = DATA + (
-    "Write a short encyclopedia paragraph about the subject from the passages only: three to five "
-    "sentences, each stating one fact that a passage states and ending with the number of that "
-    "passage in brackets. Name the subject rather than writing 'it'. Write nothing the passages do "
-    f"not state; if they say nothing about the subject, write {NOT_FOUND}. Example:\n"
+    "Write a short encyclopedia paragraph about the subject from the passages only: three or four "
+    "sentences, each taken from one passage in that passage's own words (shortened, never added to) "
+    "and ending with the number of that passage in brackets. Name the subject rather than writing "
+    f"'it'. If the passages say nothing about the subject, write {NOT_FOUND}. Example:\n"
     "Passage 1: The Rhine rises in the Swiss Alps and flows 1,230 kilometres to the North Sea.\n"
     "Passage 2: Basel, Switzerland's only port, lies on the Rhine.\n"
     "Subject: Rhine\n"
     "Page: The Rhine rises in the Swiss Alps [1]. The Rhine flows 1,230 kilometres to the North Sea "
     "[1]. Basel, Switzerland's only port, lies on the Rhine [2]."
 )
+
+
+# What the generator copies from the prompt into its sentences: list marks of a passage's lines, the
+# "Passage 2:" before a passage; and a citation it writes "(2)" instead of "[2]".
+_BULLETS = re.compile(r"[•▪◦‣∙]")
+_PASSAGE_LABEL = re.compile(r"^Passage \d+:\s*")
+_ROUND_CITATION = re.compile(r"\s*\((\d)\)(?=\s*[.!?]?(?:\s|$))")
+_ENDED = re.compile(r"[.!?\]]\W*$")  # text the generator finished (not cut off at WIKI_TOKENS)
+
+
+def _cleaned(text: str) -> str:
+    return _ROUND_CITATION.sub(r" [\1]", _BULLETS.sub(" ", text.replace(NOT_FOUND, "")))
 
 
 def entity_subject(node: str) -> str:
@@ -71,19 +89,37 @@ def topic_subject(label: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Dropped:
+    """A sentence the generator wrote that the page does not keep, and why."""
+
+    text: str
+    why: str
+    unsupported: bool  # removed by the gate (else left out: not about the subject, or cut off)
+
+
+@dataclass(frozen=True, slots=True)
 class WikiPage:
     subject: str
     title: str
-    claims: tuple[Claim, ...]  # the sentences kept, each supported by the passages it cites
+    claims: tuple[Claim, ...]  # the sentences kept, each supported by the passage it cites
+    dropped: tuple[Dropped, ...]  # the sentences left out, in the order they were written
     sources: tuple[SourceRef, ...]  # the passages the page was written from
-    removed: int  # sentences the gate removed: no passage supports them
-    off_subject: int  # sentences left out because they do not name the subject
     written: float  # when, in seconds since the epoch
     generator: str
 
     @property
     def text(self) -> str:
         return " ".join(claim.text for claim in self.claims)
+
+    @property
+    def removed(self) -> int:
+        """Sentences the gate removed: no passage supports them."""
+        return sum(1 for d in self.dropped if d.unsupported)
+
+    @property
+    def left_out(self) -> int:
+        """Sentences left out as not about the subject, or cut off by the page's length limit."""
+        return sum(1 for d in self.dropped if not d.unsupported)
 
 
 def wiki_messages(title: str, units: Sequence[EvidenceUnit], max_chars: int) -> list[dict[str, str]]:
@@ -104,7 +140,6 @@ class WikiWriter:
     verifier: ClaimVerifier
     embedder: Callable[[], Embedder]
     generator_name: str
-    max_chars: int = 500  # of each passage the generator reads (AnswerConfig.max_passage_chars)
 
     def cached(self, subject: str) -> WikiPage | None:
         """The subject's page when it is written and current, without writing it."""
@@ -124,13 +159,26 @@ class WikiWriter:
         if stored is not None and stored.fingerprint == fingerprint:
             return self._read(stored)
         emit(on_event, StageStarted("wiki", title))
+        check = _SentenceCheck(subject, title, units, self.verifier, on_event)
+        written: list[str] = []
+
+        def on_token(piece: str) -> None:
+            # A sentence is checked once the next one has begun (its citation has come), so the
+            # reader sees the page grow while the generator writes.
+            written.append(piece)
+            check.written("".join(written), final=False)
+
         text = self.generator().generate(
-            wiki_messages(title, units, self.max_chars), max_tokens=WIKI_TOKENS, cancel=cancel
+            wiki_messages(title, units, PASSAGE_CHARS),
+            max_tokens=WIKI_TOKENS,
+            on_token=on_token,
+            cancel=cancel,
         )
         if cancel is not None and cancel.is_set():
             raise Cancelled("the page was not written")
-        claims, removed, off_subject = self._checked(title, text, units)
+        check.written(text, final=True)
         embedder = self.embedder()
+        claims = check.kept
         vectors = embedder.embed([c.text for c in claims]) if claims else np.zeros((0, 0), dtype=np.float32)
         stored = StoredPage(
             subject,
@@ -147,9 +195,8 @@ class WikiWriter:
                     }
                     for c in claims
                 ],
+                "dropped": [[d.text, d.why, d.unsupported] for d in check.dropped],
                 "sources": [u.unit_id for u in units],
-                "removed": removed,
-                "off_subject": off_subject,
                 "written": time.time(),
                 "generator": self.generator_name,
             },
@@ -187,40 +234,6 @@ class WikiWriter:
         what = [PROMPT_VERSION, title, [u.unit_id for u in units], self.generator_name]
         return hashlib.sha256(json.dumps(what).encode()).hexdigest()
 
-    def _checked(self, title: str, text: str, units: Sequence[EvidenceUnit]) -> tuple[list[Claim], int, int]:
-        """The generator's sentences about the subject that a passage supports (with where), how
-        many no passage supports, and how many do not name the subject (a true sentence of the
-        passage about something else, "The bridge is 12.3 kilometres long" on the page of Europe)."""
-        kept: list[Claim] = []
-        removed = off_subject = 0
-        seen: set[str] = set()
-        subject = set(content_stems(title))
-        for raw in split_claims(text.replace(NOT_FOUND, "")):
-            if raw.text.lower() in seen:
-                continue
-            seen.add(raw.text.lower())
-            if not subject & set(content_stems(raw.text)):
-                off_subject += 1
-                continue
-            cited = [units[n - 1] for n in raw.citations if 1 <= n <= len(units)]
-            others = [u for u in units if u not in cited]
-            verdict, by = None, cited
-            for group in (cited, others):
-                if not group:
-                    continue
-                verdict = self.verifier.check(raw.text, [u.index_text for u in group])
-                by = group
-                if verdict.supported:
-                    break
-            if verdict is None or not verdict.supported:
-                removed += 1
-                continue
-            unit = by[verdict.passage]
-            method = verdict.method if by is cited else f"{verdict.method} (re-cited)"
-            evidence = tuple((unit.unit_id, start, end) for start, end in unit_spans(raw.text, unit))
-            kept.append(Claim(raw.text, True, (unit.unit_id,), method, verdict.score, evidence))
-        return kept, removed, off_subject
-
     def _read(self, stored: StoredPage) -> WikiPage:
         page = stored.page
         ids = [str(u) for u in page["sources"]]  # type: ignore[union-attr]
@@ -242,8 +255,64 @@ class WikiWriter:
             title=stored.title,
             claims=claims,
             sources=tuple(source_ref(Candidate(units[i], {}, {}, 0.0), paths) for i in ids if i in units),
-            removed=int(page["removed"]),  # type: ignore[arg-type]
-            off_subject=int(page["off_subject"]),  # type: ignore[arg-type]
+            dropped=tuple(Dropped(str(t), str(w), bool(u)) for t, w, u in page["dropped"]),  # type: ignore[union-attr]
             written=float(page["written"]),  # type: ignore[arg-type]
             generator=str(page["generator"]),
         )
+
+
+@dataclass
+class _SentenceCheck:
+    """The page's sentences checked one by one as they are written: a sentence must name the
+    subject (a true sentence of a passage about something else, "The bridge is 12.3 kilometres
+    long" on the page of Europe, is left out) and be supported by the passage it cites or, cited
+    wrongly, by another of the page's passages (as the answer flow re-cites)."""
+
+    subject: str
+    title: str
+    units: Sequence[EvidenceUnit]
+    verifier: ClaimVerifier
+    on_event: EventCallback | None
+    kept: list[Claim] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    _seen: set[str] = field(default_factory=set)
+
+    def written(self, text: str, *, final: bool) -> None:
+        """Check the sentences of `text` not checked yet (all but the last unless `final`)."""
+        raws = split_claims(_cleaned(text))
+        cut_off = final and raws and not _ENDED.search(text)
+        for n, raw in enumerate(raws if final else raws[:-1]):
+            sentence = _PASSAGE_LABEL.sub("", raw.text.lstrip(" .,;:"))
+            if not sentence or sentence.lower() in self._seen:
+                continue
+            self._seen.add(sentence.lower())
+            if cut_off and n == len(raws) - 1:
+                self._drop(Dropped(sentence, "cut off by the page's length limit", unsupported=False))
+            else:
+                self._check(sentence, raw.citations)
+
+    def _check(self, sentence: str, citations: Sequence[int]) -> None:
+        if not set(content_stems(self.title)) & set(content_stems(sentence)):
+            self._drop(Dropped(sentence, f"not about {self.title}", unsupported=False))
+            return
+        cited = [self.units[n - 1] for n in citations if 1 <= n <= len(self.units)]
+        others = [u for u in self.units if u not in cited]
+        verdict, by = None, cited
+        for group in (cited, others):
+            if group:
+                verdict, by = self.verifier.check(sentence, [u.index_text for u in group]), group
+                if verdict.supported:
+                    break
+        if verdict is None or not verdict.supported:
+            why = f"no passage supports it ({verdict.method})" if verdict else "no passage supports it"
+            self._drop(Dropped(sentence, why, unsupported=True))
+            return
+        unit = by[verdict.passage]
+        method = verdict.method if by is cited else f"{verdict.method} (re-cited)"
+        evidence = tuple((unit.unit_id, start, end) for start, end in unit_spans(sentence, unit))
+        self.kept.append(Claim(sentence, True, (unit.unit_id,), method, verdict.score, evidence))
+        emit(self.on_event, SentenceChecked(self.subject, sentence, True, method))
+
+    def _drop(self, dropped: Dropped) -> None:
+        self.dropped.append(dropped)
+        emit(self.on_event, SentenceChecked(self.subject, dropped.text, False, dropped.why))

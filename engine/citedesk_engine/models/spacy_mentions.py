@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import re
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -31,6 +32,22 @@ _EDGE_POS = frozenset({"DET", "PRON", "ADP", "CCONJ", "SCONJ", "PART", "PUNCT", 
 _MAX_WORDS = 6
 _MAX_RUN = 5  # the longest run of a question's words tried as a key
 _CODE = frozenset('()[]{}<>=;`"|\\$#@*')
+_FURNITURE = frozenset(
+    {
+        "section",
+        "chapter",
+        "table",
+        "figure",
+        "fig",
+        "page",
+        "appendix",
+        "part",
+        "example",
+        "equation",
+        "listing",
+    }
+)
+_NUMBERING = re.compile(r"[\divxlc]+(?:[.-]\w+)*\.?", re.IGNORECASE)
 _BATCH = 32
 # Texts in one call from which the worker processes are used: below it, starting them (a few seconds,
 # once) and sending the texts cost more than they save, and a short step must stay short.
@@ -199,6 +216,10 @@ def _key(tokens, entity: bool = False) -> str:  # type: ignore[no-untyped-def]
     # Not a name: bare initials ("R.", "M. B."), and code or formula fragments ("install.packages('Rcpp",
     # "2L == 1L"), which PDFs of software papers are full of.
     if not any(sum(c.isalnum() for c in word) >= 3 for word in parts) or any(c in _CODE for c in key):
+        return ""
+    # Nor the document's own furniture ("Section 2.7.3", "Table 1.12", "Chapter 2"): a manual names
+    # its sections in every other passage, and they became its topics' labels.
+    if parts[0] in _FURNITURE and all(_NUMBERING.fullmatch(p) for p in parts[1:]):
         return ""
     return key
 
