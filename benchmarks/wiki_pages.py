@@ -4,10 +4,10 @@ keeps: the issue's goal is a first page within 20 s, then cached.
 Ingests documents into a library (kept in --library, so a second run skips the ingest), builds the
 entity graph, then opens the pages of the largest topics and the most mentioned entities as Explore
 does, the generator loaded beforehand (as the window loads it in the background). Prints per page the
-seconds to write it and to its first kept sentence (pages are checked sentence by sentence as they are
-written, and shown growing), sentences kept, removed by the gate and left out (off subject or cut off), then the
-median and the largest time, the time to open a page again (cached), and every kept sentence so a
-reader can judge them.
+seconds to write it and to its first kept sentence (pages are checked sentence by sentence as they
+are written, and shown growing), sentences kept, removed by the gate and left out (off subject or cut
+off), then the median and the largest time, the time to open a page again (cached), and every
+sentence, kept or left out (and why), so a reader can judge them.
 
     .venv/bin/python benchmarks/wiki_pages.py benchmarks/data/realdocs/debian-reference.en.pdf \\
         --library /tmp/wiki-debian --topics 5 --entities 10

@@ -107,6 +107,9 @@ class ClaimVerifier:
     embedder: Callable[[], Embedder] | None = None
     judge: Callable[[], ClaimJudge | None] | None = None
     reader: Callable[[], SpanReader | None] | None = None
+    # The most sentences of a passage one claim may stand on together (its best window). The library
+    # wiki asks for one (graph/wiki.py): a sentence it writes must be one sentence of the passage.
+    max_window: int = 3
 
     def check(self, claim: str, passages: Sequence[str], question: str = "", language: str = "") -> Verdict:
         """Judge `claim` against each passage; the best supporting one decides. `language` is the ISO
@@ -335,7 +338,7 @@ class ClaimVerifier:
     def _best_window(self, claim_stems: set[str], passage: str, question: str) -> tuple[str, float]:
         parts = sentences(passage) or [passage]
         best_text, best_coverage = passage, -1.0
-        for size in (1, 2, 3):
+        for size in range(1, self.max_window + 1):
             for start in range(0, max(1, len(parts) - size + 1)):
                 text = " ".join(parts[start : start + size])
                 stems = set(content_stems(text))

@@ -18,6 +18,7 @@ sentences of pages nearest it, and from them to the passages they cite, which ev
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -48,23 +49,27 @@ ENTITY, TOPIC = "entity", "topic"
 # two cores (benchmarks/wiki_pages.py on Debian's reference manual: four passages of 500 characters
 # and 200 tokens took 23-34 s a page).
 SOURCES = 3
-PASSAGE_CHARS = 400  # of each passage, the sentences nearest the subject (prompts.focus)
-WIKI_TOKENS = 120  # three or four sentences
-PROMPT_VERSION = 2  # part of the fingerprint: a new prompt writes pages again
+PASSAGE_CHARS = 320  # of each passage, the sentences nearest the subject (prompts.focus)
+WIKI_TOKENS = 90  # two or three sentences
+# Fewer words than this state nothing: the generator copies headings, names and reference-list
+# fragments ("Robert Koch Institute.", "In Proc.", "VADER sentiment lexicon.") as if they were sentences.
+MIN_WORDS = 6
+PAGE_VERSION = 7  # part of the fingerprint: a new prompt or rule writes pages again
 
 # One worked example, as the answer prompt has (prompts.py). The passage's own words: asked only for
 # facts the passages state, the 1.5B elaborated ("covering topics such as branching and merging" of a
 # bare list of Git manuals), and the gate let some partly aligned elaborations through.
 WIKI_SYSTEM = DATA + (
-    "Write a short encyclopedia paragraph about the subject from the passages only: three or four "
-    "sentences, each taken from one passage in that passage's own words (shortened, never added to) "
-    "and ending with the number of that passage in brackets. Name the subject rather than writing "
-    f"'it'. If the passages say nothing about the subject, write {NOT_FOUND}. Example:\n"
-    "Passage 1: The Rhine rises in the Swiss Alps and flows 1,230 kilometres to the North Sea.\n"
-    "Passage 2: Basel, Switzerland's only port, lies on the Rhine.\n"
+    "Copy the two or three sentences of the passages that say most about the subject, word for word "
+    "(leave words out of a long one, never add any), each followed by the number of its passage in "
+    "brackets. "
+    "Example:\n"
+    "Passage 1: The Rhine is one of Europe's great rivers. The Rhine rises in the Swiss Alps and, after "
+    "a long course, flows into the North Sea. Shipping grew after 1850.\n"
+    "Passage 2: Basel, Switzerland's only port, lies on the Rhine. Basel hosts an art fair.\n"
     "Subject: Rhine\n"
-    "Page: The Rhine rises in the Swiss Alps [1]. The Rhine flows 1,230 kilometres to the North Sea "
-    "[1]. Basel, Switzerland's only port, lies on the Rhine [2]."
+    "Page: The Rhine is one of Europe's great rivers [1]. The Rhine rises in the Swiss Alps and flows "
+    "into the North Sea [1]. Basel, Switzerland's only port, lies on the Rhine [2]."
 )
 
 
@@ -159,7 +164,7 @@ class WikiWriter:
         if stored is not None and stored.fingerprint == fingerprint:
             return self._read(stored)
         emit(on_event, StageStarted("wiki", title))
-        check = _SentenceCheck(subject, title, units, self.verifier, on_event)
+        check = _SentenceCheck(subject, title, units, strict(self.verifier), on_event)
         written: list[str] = []
 
         def on_token(piece: str) -> None:
@@ -231,7 +236,7 @@ class WikiWriter:
         return title, [units[i] for i in ids if i in units]
 
     def _fingerprint(self, title: str, units: Sequence[EvidenceUnit]) -> str:
-        what = [PROMPT_VERSION, title, [u.unit_id for u in units], self.generator_name]
+        what = [PAGE_VERSION, title, [u.unit_id for u in units], self.generator_name]
         return hashlib.sha256(json.dumps(what).encode()).hexdigest()
 
     def _read(self, stored: StoredPage) -> WikiPage:
@@ -259,6 +264,12 @@ class WikiWriter:
             written=float(page["written"]),  # type: ignore[arg-type]
             generator=str(page["generator"]),
         )
+
+
+def strict(verifier: ClaimVerifier) -> ClaimVerifier:
+    """The gate as a page's sentences meet it: each must stand on one sentence of its passage
+    (graph/wiki.py's docstring says why; benchmarks/wiki_gate.py measured it)."""
+    return dataclasses.replace(verifier, max_window=1)
 
 
 @dataclass
@@ -292,6 +303,9 @@ class _SentenceCheck:
                 self._check(sentence, raw.citations)
 
     def _check(self, sentence: str, citations: Sequence[int]) -> None:
+        if len(sentence.split()) < MIN_WORDS:
+            self._drop(Dropped(sentence, "too short to state anything", unsupported=False))
+            return
         if not set(content_stems(self.title)) & set(content_stems(sentence)):
             self._drop(Dropped(sentence, f"not about {self.title}", unsupported=False))
             return
@@ -305,6 +319,10 @@ class _SentenceCheck:
                     break
         if verdict is None or not verdict.supported:
             why = f"no passage supports it ({verdict.method})" if verdict else "no passage supports it"
+            self._drop(Dropped(sentence, why, unsupported=True))
+            return
+        if verdict.score < self.verifier.config.full_alignment:
+            why = f"not every word of it stands in one sentence of a passage ({verdict.method})"
             self._drop(Dropped(sentence, why, unsupported=True))
             return
         unit = by[verdict.passage]
