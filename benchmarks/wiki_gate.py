@@ -39,10 +39,9 @@ def main() -> int:
     for folder in args.libraries:
         rows = sqlite3.connect(folder / "library.sqlite").execute("SELECT page FROM wiki_pages").fetchall()
         with Engine.open(folder) as engine:
-            gate = ClaimVerifier(
-                engine.config.verify, engine.embedder, engine.claim_judge, engine.answer_reader
-            )
-            rules = {"gate": gate, "strict": strict(gate)}
+            config = engine.config.verify
+            gate = ClaimVerifier(config, engine.embedder, engine.claim_judge, engine.answer_reader)
+            one_sentence = strict(gate)
             for (stored,) in rows:
                 page = json.loads(stored)
                 units = engine.library.manifest.units_by_id(page["sources"])
@@ -50,11 +49,15 @@ def main() -> int:
                 written = [s["text"] for s in page["sentences"]]
                 written += [text for text, why, unsupported in page["dropped"] if unsupported]
                 for sentence in written:
-                    kept = {}
-                    for name, verifier in rules.items():
-                        verdict = verifier.check(sentence, texts)
-                        full = verdict.score >= verifier.config.full_alignment
-                        kept[name] = verdict.supported and (full or name == "gate")
+                    full = config.full_alignment
+                    kept = {
+                        "gate": gate.check(sentence, texts).supported,
+                        # As graph/wiki.py applies it: passage by passage, one must hold it whole.
+                        "strict": any(
+                            (v := one_sentence.check(sentence, [text])).supported and v.score >= full
+                            for text in texts
+                        ),
+                    }
                     label = labels.get(sentence)
                     for name, count in tally.items():
                         count[0] += kept[name]

@@ -36,7 +36,7 @@ from ..answer.evidence_spans import unit_spans
 from ..answer.flow import source_ref
 from ..answer.prompts import DATA, NOT_FOUND, focus
 from ..answer.text import content_stems
-from ..answer.verify import ClaimVerifier
+from ..answer.verify import ClaimVerifier, Verdict
 from ..errors import Cancelled, DocumentNotFound
 from ..events import EventCallback, SentenceChecked, StageStarted, emit
 from ..index.library import Library
@@ -310,23 +310,24 @@ class _SentenceCheck:
             self._drop(Dropped(sentence, f"not about {self.title}", unsupported=False))
             return
         cited = [self.units[n - 1] for n in citations if 1 <= n <= len(self.units)]
-        others = [u for u in self.units if u not in cited]
-        verdict, by = None, cited
-        for group in (cited, others):
-            if group:
-                verdict, by = self.verifier.check(sentence, [u.index_text for u in group]), group
-                if verdict.supported:
-                    break
-        if verdict is None or not verdict.supported:
-            why = f"no passage supports it ({verdict.method})" if verdict else "no passage supports it"
+        full = self.verifier.config.full_alignment
+        best: Verdict | None = None
+        # Passage by passage, the cited ones first: the gate's own check stops at the first passage
+        # that supports a claim, which may be a partly aligned one before the one that holds it whole.
+        for unit in [*cited, *(u for u in self.units if u not in cited)]:
+            verdict = self.verifier.check(sentence, [unit.index_text])
+            if verdict.supported and verdict.score >= full:
+                break
+            if best is None or (verdict.supported, verdict.score) > (best.supported, best.score):
+                best = verdict
+        else:
+            if best is None or not best.supported:
+                why = f"no passage supports it ({best.method})" if best else "no passage supports it"
+            else:
+                why = f"not every word of it stands in one sentence of a passage ({best.method})"
             self._drop(Dropped(sentence, why, unsupported=True))
             return
-        if verdict.score < self.verifier.config.full_alignment:
-            why = f"not every word of it stands in one sentence of a passage ({verdict.method})"
-            self._drop(Dropped(sentence, why, unsupported=True))
-            return
-        unit = by[verdict.passage]
-        method = verdict.method if by is cited else f"{verdict.method} (re-cited)"
+        method = verdict.method if unit in cited else f"{verdict.method} (re-cited)"
         evidence = tuple((unit.unit_id, start, end) for start, end in unit_spans(sentence, unit))
         self.kept.append(Claim(sentence, True, (unit.unit_id,), method, verdict.score, evidence))
         emit(self.on_event, SentenceChecked(self.subject, sentence, True, method))
