@@ -172,6 +172,7 @@ def test_an_entitys_wiki_page_is_written_when_opened_its_chips_open_the_evidence
         explore._on_link(QUrl(f"wiki:0:{claim.sources[0]}"))  # its chip
         assert window.evidence.source.unit_id == claim.sources[0]
         assert window.evidence.answer.claims == page.claims  # the viewer marks the sentence it stands on
+        assert window.evidence.answer.sources == (window.evidence.source,)  # only what a sentence cites
         assert "Verified “James Cameron grew up in Kapuskasing.”" in window.evidence.details.text()
 
         calls = generator.calls

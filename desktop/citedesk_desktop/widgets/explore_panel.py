@@ -64,6 +64,7 @@ class ExplorePanel(QWidget):
         self._dropped_draft = 0
         self.show_dropped = False  # the sentences left out, listed with why
         self._topics: list[Community] = []
+        self._rendered: str | None = None  # the subject whose page the details show
         self.setAccessibleName("Explore topics and entities")
         self.state = QLabel("The topics and entities appear once the entity graph is built.")
         self.state.setWordWrap(True)
@@ -242,7 +243,13 @@ class ExplorePanel(QWidget):
             name = html.escape(source.path.rsplit("/", 1)[-1])
             text = html.escape(" ".join(source.passage.split())[:220])
             parts.append(f"<p><a href='passage:{number}'>{name}, {html.escape(where)}</a><br>{text}…</p>")
+        # The same page drawn again (a sentence checked, the left-out ones shown) keeps its place.
+        same = self._rendered == self.subject
+        scroll = self.details.verticalScrollBar().value()
         self.details.setHtml("".join(parts))
+        if same:
+            self.details.verticalScrollBar().setValue(scroll)
+        self._rendered = self.subject
 
     def _heading(self) -> list[str]:
         if self.page is not None:
@@ -332,7 +339,9 @@ class ExplorePanel(QWidget):
         page = self.wiki
         assert page is not None
         question = f"Library wiki: {page.title}"
-        return Answer(question, Decision.ANSWERED, page.text, page.claims, page.sources, (), ())
+        cited = {unit for claim in page.claims for unit in claim.sources}
+        sources = tuple(s for s in page.sources if s.unit_id in cited)  # the viewer steps through these
+        return Answer(question, Decision.ANSWERED, page.text, page.claims, sources, (), ())
 
     def _on_link(self, url: QUrl) -> None:
         kind, _, value = url.toString().partition(":")
