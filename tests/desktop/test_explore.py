@@ -14,23 +14,19 @@ from citedesk_engine.testing import CapitalisedMentionReader, HashEmbedder, Scri
 from PySide6.QtCore import QSettings, Qt, QUrl
 
 
-def test_the_graph_catches_up_in_the_background_and_explore_opens_an_entitys_passages(
-    qtbot, tmp_path: Path
-) -> None:
+def window_with_graph(qtbot, tmp_path: Path, texts: dict[str, str], generator, config=None):  # type: ignore[no-untyped-def]
+    """A window on a new library of these documents (file name: text), added as a user adds them,
+    once the graph has caught up in the background; and its runner."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "titanic.txt").write_text(
-        "Titanic is a film of 1997. Titanic was directed by James Cameron and starred Kate Winslet.",
-        encoding="utf-8",
-    )
-    (docs / "cameron.txt").write_text(
-        "James Cameron grew up in Kapuskasing. James Cameron later moved to Los Angeles.", encoding="utf-8"
-    )
+    for name, text in texts.items():
+        (docs / name).write_text(text, encoding="utf-8")
     runner = EngineRunner(
         lambda folder: Engine.open(
             folder,
+            config,
             embedder=HashEmbedder(),
-            generator=ScriptedGenerator("NOT IN PASSAGES"),
+            generator=generator,
             mention_reader=CapitalisedMentionReader(),
         )
     )
@@ -47,10 +43,31 @@ def test_the_graph_catches_up_in_the_background_and_explore_opens_an_entitys_pas
             lambda: (
                 window.graph.last is not None
                 and window.graph.last.current
-                and window.graph.last.documents == 2
+                and window.graph.last.documents == len(texts)
             ),
             timeout=60_000,
         )
+    except BaseException:
+        window.close()
+        runner.shutdown()
+        raise
+    return window, runner
+
+
+def test_the_graph_catches_up_in_the_background_and_explore_opens_an_entitys_passages(
+    qtbot, tmp_path: Path
+) -> None:
+    window, runner = window_with_graph(
+        qtbot,
+        tmp_path,
+        {
+            "titanic.txt": "Titanic is a film of 1997. "
+            "Titanic was directed by James Cameron and starred Kate Winslet.",
+            "cameron.txt": "James Cameron grew up in Kapuskasing. James Cameron later moved to Los Angeles.",
+        },
+        ScriptedGenerator("NOT IN PASSAGES"),
+    )
+    try:
         assert "topics" in window.status_graph.text()
         assert not runner.busy  # background steps never show the library as busy
 
@@ -103,41 +120,21 @@ class FirstCallWaitsForStop(ScriptedGenerator):
 def test_an_entitys_wiki_page_is_written_when_opened_its_chips_open_the_evidence_and_stop_works(
     qtbot, tmp_path: Path
 ) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "titanic.txt").write_text(
-        "Titanic is a film of 1997. Titanic was directed by James Cameron.", encoding="utf-8"
-    )
-    (docs / "cameron.txt").write_text("James Cameron grew up in Kapuskasing.", encoding="utf-8")
     generator = FirstCallWaitsForStop(
         "James Cameron grew up in Kapuskasing [1]. James Cameron won an award in Paris [2]."
     )
-    runner = EngineRunner(
-        lambda folder: Engine.open(
-            folder,
-            Config(models=ModelsConfig(reranker="none", verifier="none")),
-            embedder=HashEmbedder(),
-            generator=generator,
-            mention_reader=CapitalisedMentionReader(),
-        )
+    window, runner = window_with_graph(
+        qtbot,
+        tmp_path,
+        {
+            "titanic.txt": "Titanic is a film of 1997. Titanic was directed by James Cameron.",
+            "cameron.txt": "James Cameron grew up in Kapuskasing.",
+        },
+        generator,
+        Config(models=ModelsConfig(reranker="none", verifier="none")),
     )
-    window = MainWindow(
-        runner, tmp_path / "library", QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    )
-    qtbot.addWidget(window)
-    window.show()
     explore = window.explore
     try:
-        qtbot.waitUntil(lambda: window.status_models.text() == "Models ready", timeout=60_000)
-        window.ingest([str(docs)])
-        qtbot.waitUntil(
-            lambda: (
-                window.graph.last is not None
-                and window.graph.last.documents == 2
-                and window.graph.last.current
-            ),
-            timeout=60_000,
-        )
         window.show_explore()
         explore.search.setText("cameron")
         qtbot.waitUntil(
