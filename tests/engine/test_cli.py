@@ -115,3 +115,25 @@ def test_ask_json_gives_where_each_claim_stands_and_each_boxs_characters() -> No
     assert out["claims"][0]["evidence"] == [["u1", 120, 150]]
     assert out["sources"][0]["boxes"] == [[2, 10.0, 20.0, 200.0, 32.0, 100, 160, -1.0]]
     assert out["sources"][0]["ocr_confidence"] is None  # a text layer's line, not OCR's
+
+
+def test_a_library_wiki_page_from_the_command_line(tmp_path: Path) -> None:
+    library = str(tmp_path / "lib")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bridge.txt").write_text(
+        "The Vasco da Gama Bridge crosses the Tagus river near Lisbon. The Vasco da Gama Bridge was opened "
+        "to traffic in March 1998, in time for Expo 98. Lisbon has another bridge over the Tagus.",
+        encoding="utf-8",
+    )
+    code, _ = citedesk("ingest", str(docs), "--library", library, "--json")
+    assert code == 0
+    code, page = citedesk("graph", "--page", "Vasco da Gama Bridge", "--library", library, "--json")
+    assert code == 0 and page["title"] == "Vasco da Gama Bridge"
+    cited = {s["unit_id"] for s in page["sources"]}
+    for claim in page["claims"]:  # whatever the model wrote, only what a passage holds whole is kept
+        assert claim["supported"] and set(claim["sources"]) <= cited and "Vasco da Gama" in claim["text"]
+    assert all(d["why"] for d in page["dropped"])
+    assert citedesk("graph", "--page", "vasco da gama bridge", "--library", library, "--json") == (0, page)
+    code, out = citedesk("graph", "--page", "Atlantis", "--library", library, "--json")
+    assert code == 1 and "No entity or topic named 'Atlantis'" in out["error"]
