@@ -5,6 +5,7 @@ generator writes the pages of the sample documents in test_graph_real.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -221,7 +222,7 @@ def test_what_the_generator_copies_from_the_prompt_is_cleaned_and_a_cut_off_sent
     assert claim.text == "Titanic is a film of 1997." and "re-cited" not in claim.method  # "(1)" cites
     (cut,) = page.dropped
     assert (cut.text, cut.unsupported) == ("Titanic was directed by", False)
-    assert cut.why == "cut off by the page's length limit"
+    assert cut.why == "cut off by the page's length or time limit"
 
 
 def test_a_heading_or_name_copied_as_a_sentence_is_left_out(films) -> None:
@@ -235,3 +236,17 @@ def test_a_heading_or_name_copied_as_a_sentence_is_left_out(films) -> None:
         "too short to state anything",
         False,
     )
+
+
+def test_a_page_stops_at_its_time_limit_with_the_sentences_written_by_then(films) -> None:
+    engine, _, generator = films
+    generator.answer = (
+        "Titanic was directed by James Cameron [1]. Titanic is a film of 1997 [1]. "
+        "Titanic was shot in Mexico [1]."
+    )
+    ticks = iter(range(1000))  # a clock that moves a second each time it is read: once, then per word
+    writer = dataclasses.replace(engine._wiki_writer(), seconds=10, clock=lambda: float(next(ticks)))
+    page = writer.page(titanic(engine))
+    assert [c.text for c in page.claims] == ["Titanic was directed by James Cameron."]
+    (cut,) = page.dropped  # the eleventh word came after eleven seconds: the generator stopped there
+    assert cut.text == "Titanic is a film" and cut.why == "cut off by the page's length or time limit"

@@ -6,11 +6,17 @@ that mention the entity most (a topic: those naming most of its entities), and c
 with the fingerprint of what it was written from: its title, its source passages' ids (a unit id
 holds its document's version) and the generator. A page whose subject gained or lost passages is
 written again when next opened; a changed or removed document removes the pages written from it
-(wiki_store.py). Each sentence the generator writes is a claim with the numbers of the passages it
-cites; the gate checks it against them (or, cited wrongly, against the page's other passages, as the
-answer flow re-cites) as soon as it is written, and a sentence no passage supports is left out with
-the reason, as is one that does not name the subject. A page never holds an unsupported sentence,
-and may hold none: the passages are then what the reader has.
+(wiki_store.py).
+
+The generator is asked to copy the sentences that say most about the subject (asked for a paragraph,
+the 1.5B wrote general knowledge; docs/evaluation.md, "Library wiki"). Each sentence it writes is a
+claim with the numbers of the passages it cites, checked as soon as it is written: it must have six
+words or more, name the subject, pass every check of the per-claim gate against the passage it cites
+(or, cited wrongly, another of the page's passages, as the answer flow re-cites) and, stricter than
+for answers, stand with every content word on one sentence of that passage (`strict`: a partly
+aligned elaboration and a fusion of two sentences with the wrong subject passed the answer gate). A
+sentence that fails is left out with its reason. A page never holds an unsupported sentence, and may
+hold none: the passages are then what the reader has.
 
 Pages are navigation like the graph: the wiki retriever (retrievers.py) goes from a question to the
 sentences of pages nearest it, and from them to the passages they cite, which every gate then judges.
@@ -46,15 +52,21 @@ from .wiki_store import StoredPage
 
 ENTITY, TOPIC = "entity", "topic"
 # What a page is written from and how long it may be, so that a first page appears within 20 s on
-# two cores (benchmarks/wiki_pages.py on Debian's reference manual: four passages of 500 characters
-# and 200 tokens took 23-34 s a page).
+# two cores; decoding (6.9 tokens/s on one thread) is most of the time. benchmarks/wiki_pages.py: four
+# passages of 500 characters and 200 tokens took 23-34 s a page on Debian's manual; three of 320
+# characters and 90 tokens, a median of 14.3 s and at most 20.5 s on three research articles; with 80
+# tokens, docs/evaluation.md ("Library wiki") has the figures.
 SOURCES = 3
 PASSAGE_CHARS = 320  # of each passage, the sentences nearest the subject (prompts.focus)
-WIKI_TOKENS = 90  # two or three sentences
+WIKI_TOKENS = 80  # two or three sentences
+# The generator stops writing a page after this many seconds (what it wrote is the page, a sentence
+# cut there left out), so that a page appears within 20 s however slow the computer: on two cores the
+# largest of 30 pages took 19-21 s from run to run without it (docs/evaluation.md, "Library wiki").
+WIKI_SECONDS = 16.0
 # Fewer words than this state nothing: the generator copies headings, names and reference-list
 # fragments ("Robert Koch Institute.", "In Proc.", "VADER sentiment lexicon.") as if they were sentences.
 MIN_WORDS = 6
-PAGE_VERSION = 7  # part of the fingerprint: a new prompt or rule writes pages again
+PAGE_VERSION = 9  # part of the fingerprint: a new prompt or rule writes pages again
 
 # One worked example, as the answer prompt has (prompts.py). The passage's own words: asked only for
 # facts the passages state, the 1.5B elaborated ("covering topics such as branching and merging" of a
@@ -123,7 +135,7 @@ class WikiPage:
 
     @property
     def left_out(self) -> int:
-        """Sentences left out as not about the subject, or cut off by the page's length limit."""
+        """Sentences left out as not about the subject, too short, or cut off by the page's limits."""
         return sum(1 for d in self.dropped if not d.unsupported)
 
 
@@ -145,6 +157,8 @@ class WikiWriter:
     verifier: ClaimVerifier
     embedder: Callable[[], Embedder]
     generator_name: str
+    seconds: float = WIKI_SECONDS
+    clock: Callable[[], float] = time.monotonic
 
     def cached(self, subject: str) -> WikiPage | None:
         """The subject's page when it is written and current, without writing it."""
@@ -166,19 +180,25 @@ class WikiWriter:
         emit(on_event, StageStarted("wiki", title))
         check = _SentenceCheck(subject, title, units, strict(self.verifier), on_event)
         written: list[str] = []
+        started = self.clock()
 
         def on_token(piece: str) -> None:
             # A sentence is checked once the next one has begun (its citation has come), so the
             # reader sees the page grow while the generator writes.
             written.append(piece)
             check.written("".join(written), final=False)
+            if self.clock() - started > self.seconds:
+                raise _TimeUp
 
-        text = self.generator().generate(
-            wiki_messages(title, units, PASSAGE_CHARS),
-            max_tokens=WIKI_TOKENS,
-            on_token=on_token,
-            cancel=cancel,
-        )
+        try:
+            text = self.generator().generate(
+                wiki_messages(title, units, PASSAGE_CHARS),
+                max_tokens=WIKI_TOKENS,
+                on_token=on_token,
+                cancel=cancel,
+            )
+        except _TimeUp:
+            text = "".join(written)
         if cancel is not None and cancel.is_set():
             raise Cancelled("the page was not written")
         check.written(text, final=True)
@@ -272,6 +292,10 @@ def strict(verifier: ClaimVerifier) -> ClaimVerifier:
     return dataclasses.replace(verifier, max_window=1)
 
 
+class _TimeUp(Exception):
+    """The page's time is spent: what the generator wrote so far is the page."""
+
+
 @dataclass
 class _SentenceCheck:
     """The page's sentences checked one by one as they are written: a sentence must name the
@@ -298,7 +322,7 @@ class _SentenceCheck:
                 continue
             self._seen.add(sentence.lower())
             if cut_off and n == len(raws) - 1:
-                self._drop(Dropped(sentence, "cut off by the page's length limit", unsupported=False))
+                self._drop(Dropped(sentence, "cut off by the page's length or time limit", unsupported=False))
             else:
                 self._check(sentence, raw.citations)
 
