@@ -505,7 +505,7 @@ class MainWindow(QMainWindow):
             self.chat.show_error(message)
             self.runner.submit("conversations")  # the question is kept in its conversation
             return
-        if operation == "explore_wiki":  # said on the page it was for (explore_panel.py)
+        if operation in ("explore_wiki", "explore_wiki_cached"):  # said on its page (explore_panel.py)
             return
         if operation == "text":  # e.g. the document was removed meanwhile: say so where it was asked
             self.document.clear()

@@ -10,6 +10,7 @@ from citedesk_desktop.runner import EngineRunner
 from citedesk_engine import Engine
 from citedesk_engine.config import Config, ModelsConfig
 from citedesk_engine.errors import Cancelled
+from citedesk_engine.graph.wiki import entity_subject
 from citedesk_engine.testing import CapitalisedMentionReader, HashEmbedder, ScriptedGenerator
 from PySide6.QtCore import QSettings, Qt, QUrl
 
@@ -171,6 +172,10 @@ def test_an_entitys_wiki_page_is_written_when_opened_its_chips_open_the_evidence
         assert window.evidence.answer.claims == page.claims  # the viewer marks the sentence it stands on
         assert window.evidence.answer.sources == (window.evidence.source,)  # only what a sentence cites
         assert "Verified “James Cameron grew up in Kapuskasing.”" in window.evidence.details.text()
+
+        explore._open_subject(entity_subject("atlantis"))  # gone meanwhile: said on the page, no dialog
+        qtbot.waitUntil(lambda: explore.wiki_state.startswith("No entity 'atlantis'"), timeout=10_000)
+        assert explore.wiki is None and "Try again" in explore.details.toPlainText()
 
         calls = generator.calls
         explore._open_item(explore.entities.item(0))  # opened again: read from the library

@@ -152,8 +152,9 @@ class ExplorePanel(QWidget):
                 self._write(self.subject)  # the page opened meanwhile, written next
 
     def _on_failed(self, operation: str, message: str, _details: str) -> None:
-        if operation == "explore_wiki":
-            self._writing = None
+        if operation in ("explore_wiki", "explore_wiki_cached"):  # e.g. the entity was removed meanwhile
+            if operation == "explore_wiki":
+                self._writing = None
             self.wiki_state = message
             self._render()
 
