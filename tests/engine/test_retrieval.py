@@ -77,6 +77,7 @@ def test_retrieve_reports_every_retriever_and_fused_score(library_engine: Engine
         "retrieve.structure",
         "retrieve.graph",  # no entity graph built: they find nothing, and say so
         "retrieve.community",
+        "retrieve.wiki",
         "fuse",
         "rerank",
     ]
@@ -93,8 +94,8 @@ def test_structure_returns_the_section_body(library_engine: Engine) -> None:
 def test_signals_choose_the_retrievers(library_engine: Engine) -> None:
     result = library_engine.retrieve("interest rates", k=5, signals=["lexical"])
     assert {name for c in result.candidates for name in c.ranks} == {"lexical"}
-    with pytest.raises(ConfigError, match="Unknown retrieval signals wiki"):
-        library_engine.retrieve("x", signals=["wiki"])
+    with pytest.raises(ConfigError, match="Unknown retrieval signals encyclopedia"):
+        library_engine.retrieve("x", signals=["encyclopedia"])
 
 
 def test_empty_library_and_wordless_questions(tmp_path: Path) -> None:
