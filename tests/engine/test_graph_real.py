@@ -47,14 +47,17 @@ def test_spacy_reads_entities_and_phrases_and_survives_hostile_text() -> None:
             "Der Bundestag beschließt die Gesetze.",
             "word " * 20_000,
             "See Section 2.7.3 and Table 1.12 in Chapter 2 on the Advanced Packaging Tool.",
+            "The list con.farrington holds the options of the Farrington method.",
         ]
     )
     ipcc = {m.node: m.kind for m in found[0]}
     assert ipcc["intergovernmental panel on climate change"] != "NP"  # an entity (its type varies)
     assert ipcc["bert bolin"] == "PERSON" and ipcc["assessment report"] == "NP"
-    assert found[1] == [] and len(found) == 6
+    assert found[1] == [] and len(found) == 7
     # A document's own furniture is no entity: a manual names its sections everywhere.
     assert {m.node for m in found[5]} == {"advanced packaging tool"}
+    # Nor is a name of code ("con.farrington", an R list of the article's code).
+    assert not any("." in m.node for m in found[6]) and "farrington method" in {m.node for m in found[6]}
 
 
 def test_aliases_and_topics_on_real_text(films: Engine) -> None:

@@ -47,6 +47,9 @@ _FURNITURE = frozenset(
         "listing",
     }
 )
+# A name in code: lower case words joined by a dot or an underscore (con.farrington, data_frame; not
+# Node.js or U.S.).
+_IDENTIFIER = re.compile(r"[a-z]{2,}(?:[._][a-z0-9]+)+")
 _NUMBERING = re.compile(r"[\divxlc]+(?:[.-]\w+)*\.?", re.IGNORECASE)
 _BATCH = 32
 # Texts in one call from which the worker processes are used: below it, starting them (a few seconds,
@@ -214,8 +217,12 @@ def _key(tokens, entity: bool = False) -> str:  # type: ignore[no-untyped-def]
         parts[-1] = words[-1].lemma_.lower()
     key = " ".join(parts)
     # Not a name: bare initials ("R.", "M. B."), and code or formula fragments ("install.packages('Rcpp",
-    # "2L == 1L"), which PDFs of software papers are full of.
-    if not any(sum(c.isalnum() for c in word) >= 3 for word in parts) or any(c in _CODE for c in key):
+    # "2L == 1L", "con.farrington"), which PDFs of software papers are full of.
+    if (
+        not any(sum(c.isalnum() for c in word) >= 3 for word in parts)
+        or any(c in _CODE for c in key)
+        or any(_IDENTIFIER.fullmatch(t.text) for t in words)
+    ):
         return ""
     # Nor the document's own furniture ("Section 2.7.3", "Table 1.12", "Chapter 2"): a manual names
     # its sections in every other passage, and they became its topics' labels.
