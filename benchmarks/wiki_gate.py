@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 from pathlib import Path
 
 from citedesk_engine import Engine
 from citedesk_engine.answer.claims import sentences
 from citedesk_engine.answer.text import content_stems
 from citedesk_engine.answer.verify import ClaimVerifier
-from citedesk_engine.graph.wiki import strict
+from citedesk_engine.graph.wiki import stands_on
 
 LABELS = Path(__file__).with_name("wiki_labels.json")
 
@@ -37,26 +36,21 @@ def main() -> int:
     tally = {"gate": [0, 0, 0], "strict": [0, 0, 0]}  # kept, kept but false, true but removed
     unlabelled = 0
     for folder in args.libraries:
-        rows = sqlite3.connect(folder / "library.sqlite").execute("SELECT page FROM wiki_pages").fetchall()
         with Engine.open(folder) as engine:
-            config = engine.config.verify
-            gate = ClaimVerifier(config, engine.embedder, engine.claim_judge, engine.answer_reader)
-            one_sentence = strict(gate)
-            for (stored,) in rows:
-                page = json.loads(stored)
-                units = engine.library.manifest.units_by_id(page["sources"])
-                texts = [units[u].index_text for u in page["sources"] if u in units]
-                written = [s["text"] for s in page["sentences"]]
-                written += [text for text, why, unsupported in page["dropped"] if unsupported]
+            gate = ClaimVerifier(
+                engine.config.verify, engine.embedder, engine.claim_judge, engine.answer_reader
+            )
+            for subject in engine.library.graph.wiki.subjects():
+                page = engine.cached_wiki(subject)
+                if page is None:  # written from passages that changed since, or by an older CiteDesk
+                    continue
+                units = engine.library.manifest.units_by_id([s.unit_id for s in page.sources])
+                texts = [u.index_text for u in units.values()]
+                written = [c.text for c in page.claims] + [d.text for d in page.dropped if d.unsupported]
                 for sentence in written:
-                    full = config.full_alignment
                     kept = {
                         "gate": gate.check(sentence, texts).supported,
-                        # As graph/wiki.py applies it: passage by passage, one must hold it whole.
-                        "strict": any(
-                            (v := one_sentence.check(sentence, [text])).supported and v.score >= full
-                            for text in texts
-                        ),
+                        "strict": stands_on(gate, sentence, texts)[0] is not None,  # as pages apply it
                     }
                     label = labels.get(sentence)
                     for name, count in tally.items():

@@ -29,16 +29,7 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
         question=str(data.get("question", "")),
         decision=Decision(data.get("decision", Decision.ANSWERED.value)),
         text=str(data.get("text", "")),
-        claims=tuple(
-            Claim(
-                **{
-                    **_known(Claim, c),
-                    "sources": tuple(c.get("sources", ())),
-                    "evidence": tuple((str(u), int(a), int(b)) for u, a, b in c.get("evidence", ())),
-                }
-            )
-            for c in data.get("claims", [])
-        ),
+        claims=tuple(claim_from_plain(c) for c in data.get("claims", [])),
         sources=tuple(_source(s) for s in data.get("sources", [])),
         conflicts=tuple(
             Conflict(**{**_known(Conflict, c), "unit_ids": tuple(c.get("unit_ids", ("", "")))})
@@ -56,6 +47,17 @@ def answer_from_plain(data: dict[str, Any]) -> Answer:
         quote=bool(data.get("quote", False)),
         considered=tuple(_source(s) for s in data.get("considered", [])),
         scope=tuple(str(d) for d in data.get("scope", ())),
+    )
+
+
+def claim_from_plain(data: dict[str, Any]) -> Claim:
+    """A Claim back from `plain(claim)` (an answer's, or a library wiki page's sentence)."""
+    return Claim(
+        **{
+            **_known(Claim, data),
+            "sources": tuple(data.get("sources", ())),
+            "evidence": tuple((str(u), int(a), int(b)) for u, a, b in data.get("evidence", ())),
+        }
     )
 
 

@@ -250,3 +250,13 @@ def test_a_page_stops_at_its_time_limit_with_the_sentences_written_by_then(films
     assert [c.text for c in page.claims] == ["Titanic was directed by James Cameron."]
     (cut,) = page.dropped  # the eleventh word came after eleven seconds: the generator stopped there
     assert cut.text == "Titanic is a film" and cut.why == "cut off by the page's length or time limit"
+
+
+def test_the_passages_of_a_page_carry_their_documents_title_and_authors(films) -> None:
+    engine, docs, _ = films
+    engine.describe(docs / "titanic.txt", title="Notes on Titanic", authors=["A. Critic"])
+    node = engine.entities("titanic")[0].node
+    shown = [*engine.entity(node).passages, *engine.wiki(titanic(engine)).sources]
+    from_titanic = [s for s in shown if s.path.endswith("titanic.txt")]
+    assert len(from_titanic) >= 2  # on the entity's page and on its wiki page
+    assert {(s.about.title, s.about.authors) for s in from_titanic} == {("Notes on Titanic", ("A. Critic",))}

@@ -4,7 +4,9 @@ opens in the evidence viewer."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..answer.flow import source_ref
@@ -20,6 +22,22 @@ class EntityPage:
     related: tuple[tuple[Node, int], ...]  # named in the same sentence, how many times; most first
     passages: tuple[SourceRef, ...]  # mentioning it, most mentions first, then in reading order
     documents: tuple[str, ...]  # the documents of those passages (what "Ask about this" searches)
+
+
+def most_mentioning(mentions: Sequence[tuple[str, int, str]]) -> list[str]:
+    """The units of these mentions (unit, sentence, node), most mentions first, then in order."""
+    counts = Counter(unit for unit, _, _ in mentions)
+    return sorted(counts, key=lambda unit: (-counts[unit], unit))
+
+
+def source_refs(library: Library, unit_ids: Sequence[str]) -> tuple[SourceRef, ...]:
+    """These units as the evidence viewer shows them (file, page, boxes, the document's title and
+    authors), in the order given; a unit no longer in the library is left out."""
+    units = library.manifest.units_by_id(unit_ids)
+    paths = library.manifest.per_document("source_path")
+    known = library.manifest.metadata()
+    refs = (source_ref(Candidate(units[u], {}, {}, 0.0), paths) for u in unit_ids if u in units)
+    return tuple(dataclasses.replace(r, about=known[r.document]) if r.document in known else r for r in refs)
 
 
 def entity_page(library: Library, node: str, passages: int = 20, related: int = 15) -> EntityPage | None:
@@ -38,14 +56,9 @@ def entity_page(library: Library, node: str, passages: int = 20, related: int = 
     neighbours = sorted(
         ((info[n], count) for n, count in near.items() if n in info), key=lambda x: (-x[1], x[0].node)
     )[:related]
-    counts = Counter(unit for unit, _, _ in mentions)
-    ordered = sorted(counts, key=lambda unit: (-counts[unit], unit))
+    ordered = most_mentioning(mentions)
     documents = tuple(dict.fromkeys(unit.split("-")[0] for unit in ordered))
-    units = library.manifest.units_by_id(ordered[:passages])
-    paths = library.manifest.per_document("source_path")
-    refs = tuple(
-        source_ref(Candidate(units[u], {}, {}, 0.0), paths) for u in ordered[:passages] if u in units
-    )
+    refs = source_refs(library, ordered[:passages])
     topics = {c.community: c for c in store.communities()}
     live = library.manifest.live_versions()
     by_version = {version: document for document, version in live.items()}

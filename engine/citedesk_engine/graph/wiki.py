@@ -13,7 +13,7 @@ the 1.5B wrote general knowledge; docs/evaluation.md, "Library wiki"). Each sent
 claim with the numbers of the passages it cites, checked as soon as it is written: it must have six
 words or more, name the subject, pass every check of the per-claim gate against the passage it cites
 (or, cited wrongly, another of the page's passages, as the answer flow re-cites) and, stricter than
-for answers, stand with every content word on one sentence of that passage (`strict`: a partly
+for answers, stand with every content word on one sentence of that passage (`stands_on`: a partly
 aligned elaboration and a fusion of two sentences with the wrong subject passed the answer gate). A
 sentence that fails is left out with its reason. A page never holds an unsupported sentence, and may
 hold none: the passages are then what the reader has.
@@ -30,16 +30,15 @@ import json
 import re
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..answer.asides import without_instructions
 from ..answer.claims import split_claims
 from ..answer.evidence_spans import unit_spans
-from ..answer.flow import source_ref
 from ..answer.prompts import DATA, NOT_FOUND, focus
 from ..answer.text import content_stems
 from ..answer.verify import ClaimVerifier, Verdict
@@ -47,7 +46,9 @@ from ..errors import Cancelled, DocumentNotFound
 from ..events import EventCallback, SentenceChecked, StageStarted, emit
 from ..index.library import Library
 from ..protocols import Embedder, Generator
-from ..types import Candidate, Claim, EvidenceUnit, SourceRef
+from ..serialize import claim_from_plain, plain
+from ..types import Claim, EvidenceUnit, SourceRef
+from .explore import most_mentioning, source_refs
 from .wiki_store import StoredPage
 
 ENTITY, TOPIC = "entity", "topic"
@@ -66,7 +67,7 @@ WIKI_SECONDS = 16.0
 # Fewer words than this state nothing: the generator copies headings, names and reference-list
 # fragments ("Robert Koch Institute.", "In Proc.", "VADER sentiment lexicon.") as if they were sentences.
 MIN_WORDS = 6
-PAGE_VERSION = 9  # part of the fingerprint: a new prompt or rule writes pages again
+PAGE_VERSION = 10  # part of the fingerprint: a new prompt, rule or stored form writes pages again
 
 # One worked example, as the answer prompt has (prompts.py). The passage's own words: asked only for
 # facts the passages state, the 1.5B elaborated ("covering topics such as branching and merging" of a
@@ -178,7 +179,7 @@ class WikiWriter:
         if stored is not None and stored.fingerprint == fingerprint:
             return self._read(stored)
         emit(on_event, StageStarted("wiki", title))
-        check = _SentenceCheck(subject, title, units, strict(self.verifier), on_event)
+        check = _SentenceCheck(subject, title, units, self.verifier, on_event)
         written: list[str] = []
         started = self.clock()
 
@@ -210,17 +211,8 @@ class WikiWriter:
             title,
             fingerprint,
             {
-                "sentences": [
-                    {
-                        "text": c.text,
-                        "units": list(c.sources),
-                        "method": c.method,
-                        "score": c.score,
-                        "evidence": [list(e) for e in c.evidence],
-                    }
-                    for c in claims
-                ],
-                "dropped": [[d.text, d.why, d.unsupported] for d in check.dropped],
+                "claims": plain(claims),
+                "dropped": plain(check.dropped),
                 "sources": [u.unit_id for u in units],
                 "written": time.time(),
                 "generator": self.generator_name,
@@ -239,8 +231,7 @@ class WikiWriter:
             node = store.node_info([key]).get(key)
             if node is None:
                 raise DocumentNotFound(f"No entity {key!r} in this library's graph (it may be removed).")
-            counts = Counter(unit for unit, _, _ in store.mentions_of([key]))
-            ids = sorted(counts, key=lambda unit: (-counts[unit], unit))[:SOURCES]
+            ids = most_mentioning(store.mentions_of([key]))[:SOURCES]
             title = node.label
         elif kind == TOPIC:
             found = next((c for c in store.communities() if c.label == key), None)
@@ -260,36 +251,36 @@ class WikiWriter:
         return hashlib.sha256(json.dumps(what).encode()).hexdigest()
 
     def _read(self, stored: StoredPage) -> WikiPage:
-        page = stored.page
-        ids = [str(u) for u in page["sources"]]  # type: ignore[union-attr]
-        units = self.library.manifest.units_by_id(ids)
-        paths = self.library.manifest.per_document("source_path")
-        claims = tuple(
-            Claim(
-                s["text"],
-                True,
-                tuple(s["units"]),
-                s["method"],
-                s["score"],
-                tuple((u, int(a), int(b)) for u, a, b in s["evidence"]),
-            )
-            for s in page["sentences"]  # type: ignore[union-attr]
-        )
+        page: dict[str, Any] = stored.page
         return WikiPage(
             subject=stored.subject,
             title=stored.title,
-            claims=claims,
-            sources=tuple(source_ref(Candidate(units[i], {}, {}, 0.0), paths) for i in ids if i in units),
-            dropped=tuple(Dropped(str(t), str(w), bool(u)) for t, w, u in page["dropped"]),  # type: ignore[union-attr]
-            written=float(page["written"]),  # type: ignore[arg-type]
+            claims=tuple(claim_from_plain(c) for c in page["claims"]),
+            dropped=tuple(Dropped(**d) for d in page["dropped"]),
+            sources=source_refs(self.library, page["sources"]),
+            written=float(page["written"]),
             generator=str(page["generator"]),
         )
 
 
-def strict(verifier: ClaimVerifier) -> ClaimVerifier:
-    """The gate as a page's sentences meet it: each must stand on one sentence of its passage
-    (graph/wiki.py's docstring says why; benchmarks/wiki_gate.py measured it)."""
-    return dataclasses.replace(verifier, max_window=1)
+def stands_on(
+    verifier: ClaimVerifier, sentence: str, passages: Sequence[str]
+) -> tuple[int | None, Verdict | None]:
+    """The first of `passages` that holds `sentence` whole, as a page's sentence must stand: every
+    check of the gate, and one sentence of the passage holding every content word of it (a wider
+    window let a fusion of two sentences with the wrong subject through; benchmarks/wiki_gate.py).
+    Passage by passage: the gate's own check stops at the first passage that supports a claim, which
+    may be a partly aligned one before the one that holds it whole. Returns its index and verdict,
+    or None and the best verdict seen (the reason it was left out)."""
+    one_sentence = dataclasses.replace(verifier, max_window=1)
+    best: Verdict | None = None
+    for index, passage in enumerate(passages):
+        verdict = one_sentence.check(sentence, [passage])
+        if verdict.supported and verdict.score >= verifier.config.full_alignment:
+            return index, verdict
+        if best is None or (verdict.supported, verdict.score) > (best.supported, best.score):
+            best = verdict
+    return None, best
 
 
 class _TimeUp(Exception):
@@ -298,10 +289,10 @@ class _TimeUp(Exception):
 
 @dataclass
 class _SentenceCheck:
-    """The page's sentences checked one by one as they are written: a sentence must name the
-    subject (a true sentence of a passage about something else, "The bridge is 12.3 kilometres
-    long" on the page of Europe, is left out) and be supported by the passage it cites or, cited
-    wrongly, by another of the page's passages (as the answer flow re-cites)."""
+    """The page's sentences checked one by one as they are written: a sentence must have MIN_WORDS
+    words, name the subject (a true sentence of a passage about something else, "The bridge is 12.3
+    kilometres long" on the page of Europe, is left out) and stand on the passage it cites or, cited
+    wrongly, on another of the page's passages (as the answer flow re-cites; `stands_on`)."""
 
     subject: str
     title: str
@@ -334,23 +325,16 @@ class _SentenceCheck:
             self._drop(Dropped(sentence, f"not about {self.title}", unsupported=False))
             return
         cited = [self.units[n - 1] for n in citations if 1 <= n <= len(self.units)]
-        full = self.verifier.config.full_alignment
-        best: Verdict | None = None
-        # Passage by passage, the cited ones first: the gate's own check stops at the first passage
-        # that supports a claim, which may be a partly aligned one before the one that holds it whole.
-        for unit in [*cited, *(u for u in self.units if u not in cited)]:
-            verdict = self.verifier.check(sentence, [unit.index_text])
-            if verdict.supported and verdict.score >= full:
-                break
-            if best is None or (verdict.supported, verdict.score) > (best.supported, best.score):
-                best = verdict
-        else:
-            if best is None or not best.supported:
-                why = f"no passage supports it ({best.method})" if best else "no passage supports it"
+        ordered = [*cited, *(u for u in self.units if u not in cited)]  # the cited ones first
+        index, verdict = stands_on(self.verifier, sentence, [u.index_text for u in ordered])
+        if index is None or verdict is None:
+            if verdict is None or not verdict.supported:
+                why = f"no passage supports it ({verdict.method})" if verdict else "no passage supports it"
             else:
-                why = f"not every word of it stands in one sentence of a passage ({best.method})"
+                why = f"not every word of it stands in one sentence of a passage ({verdict.method})"
             self._drop(Dropped(sentence, why, unsupported=True))
             return
+        unit = ordered[index]
         method = verdict.method if unit in cited else f"{verdict.method} (re-cited)"
         evidence = tuple((unit.unit_id, start, end) for start, end in unit_spans(sentence, unit))
         self.kept.append(Claim(sentence, True, (unit.unit_id,), method, verdict.score, evidence))

@@ -98,6 +98,9 @@ class WikiStore:
             for table in ("wiki_pages", "wiki_versions", "wiki_sentences"):
                 self._db.execute(f"DELETE FROM {table} WHERE subject = ?", (subject,))
 
+    def subjects(self) -> list[str]:
+        return [s for (s,) in self._db.execute("SELECT subject FROM wiki_pages ORDER BY subject")]
+
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM wiki_pages").fetchone()[0])
 
