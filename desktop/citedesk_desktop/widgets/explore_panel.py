@@ -139,13 +139,13 @@ class ExplorePanel(QWidget):
                     self._render()
                 else:
                     self._write(subject)
+        elif operation == "explore_wiki" and result is None:  # stopped
+            self._writing, self.wiki_state = None, "stopped"
+            self._render()
         elif operation == "explore_wiki":
             self._writing = None
-            subject, page = result if result is not None else (None, None)  # type: ignore[misc]
-            if result is None:  # stopped
-                self.wiki_state = "stopped"
-                self._render()
-            elif subject == self.subject:
+            subject, page = result  # type: ignore[misc]
+            if subject == self.subject:
                 self.wiki, self.wiki_state = page, ""
                 self._render()
             elif self.subject is not None and self.wiki is None and self.wiki_state == "waiting":
