@@ -75,8 +75,11 @@ class GraphCatchUp(QObject):
             self._label.hide()
             return
         total = status.documents + status.pending
+        if not total:  # an empty library has no topics to count
+            self._label.hide()
+            return
         if status.current:
-            self._label.setText(f"{status.communities:,} topics")
+            self._label.setText(f"{status.communities:,} topic{'s' * (status.communities != 1)}")
             self._label.setToolTip(
                 f"Entity graph: {status.nodes:,} entities in {status.communities:,} topics, from all "
                 f"{total:,} documents"

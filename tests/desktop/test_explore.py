@@ -69,7 +69,7 @@ def test_the_graph_catches_up_in_the_background_and_explore_opens_an_entitys_pas
         ScriptedGenerator("NOT IN PASSAGES"),
     )
     try:
-        assert "topics" in window.status_graph.text()
+        assert "topic" in window.status_graph.text()
         assert not runner.busy  # background steps never show the library as busy
 
         window.show_explore()

@@ -222,7 +222,7 @@ def test_what_the_generator_copies_from_the_prompt_is_cleaned_and_a_cut_off_sent
     assert claim.text == "Titanic is a film of 1997." and "re-cited" not in claim.method  # "(1)" cites
     (cut,) = page.dropped
     assert (cut.text, cut.unsupported) == ("Titanic was directed by", False)
-    assert cut.why == "cut off by the page's length or time limit"
+    assert cut.why == "unfinished: the model stopped mid-sentence"
 
 
 def test_a_heading_or_name_copied_as_a_sentence_is_left_out(films) -> None:
@@ -249,7 +249,7 @@ def test_a_page_stops_at_its_time_limit_with_the_sentences_written_by_then(films
     page = writer.page(titanic(engine))
     assert [c.text for c in page.claims] == ["Titanic was directed by James Cameron."]
     (cut,) = page.dropped  # the eleventh word came after eleven seconds: the generator stopped there
-    assert cut.text == "Titanic is a film" and cut.why == "cut off by the page's length or time limit"
+    assert cut.text == "Titanic is a film" and cut.why == "cut off at the page's time limit"
 
 
 def test_the_passages_of_a_page_carry_their_documents_title_and_authors(films) -> None:
@@ -260,3 +260,11 @@ def test_the_passages_of_a_page_carry_their_documents_title_and_authors(films) -
     from_titanic = [s for s in shown if s.path.endswith("titanic.txt")]
     assert len(from_titanic) >= 2  # on the entity's page and on its wiki page
     assert {(s.about.title, s.about.authors) for s in from_titanic} == {("Notes on Titanic", ("A. Critic",))}
+
+
+def test_a_sentence_cut_at_the_pages_length_limit_says_so(films) -> None:
+    engine, _, generator = films
+    generator.answer = "Titanic was directed by James Cameron [1]. Titanic is a film " + "of many words " * 30
+    page = engine.wiki(titanic(engine))
+    (cut,) = page.dropped
+    assert cut.text.startswith("Titanic is a film") and cut.why == "cut off at the page's length limit"

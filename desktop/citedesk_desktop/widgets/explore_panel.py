@@ -122,7 +122,8 @@ class ExplorePanel(QWidget):
             self.state.setText("Add documents: their topics and entities appear here once they are read.")
         else:
             pages = f" · {status.pages:,} wiki pages written" if status.pages else ""
-            self.state.setText(f"{status.nodes:,} entities in {status.communities:,} topics{pages}")
+            topics = f"{status.communities:,} topic{'s' * (status.communities != 1)}"
+            self.state.setText(f"{status.nodes:,} entities in {topics}{pages}")
 
     def _on_finished(self, operation: str, result: object) -> None:
         if operation == "explore_topics":

@@ -136,7 +136,7 @@ class WikiPage:
 
     @property
     def left_out(self) -> int:
-        """Sentences left out as not about the subject, too short, or cut off by the page's limits."""
+        """Sentences left out as not about the subject, too short, or unfinished."""
         return sum(1 for d in self.dropped if not d.unsupported)
 
 
@@ -198,11 +198,16 @@ class WikiWriter:
                 on_token=on_token,
                 cancel=cancel,
             )
+            unfinished = (
+                "cut off at the page's length limit"
+                if len(written) >= WIKI_TOKENS
+                else "unfinished: the model stopped mid-sentence"
+            )
         except _TimeUp:
-            text = "".join(written)
+            text, unfinished = "".join(written), "cut off at the page's time limit"
         if cancel is not None and cancel.is_set():
             raise Cancelled("the page was not written")
-        check.written(text, final=True)
+        check.written(text, final=True, unfinished=unfinished)
         embedder = self.embedder()
         claims = check.kept
         vectors = embedder.embed([c.text for c in claims]) if claims else np.zeros((0, 0), dtype=np.float32)
@@ -303,8 +308,9 @@ class _SentenceCheck:
     dropped: list[Dropped] = field(default_factory=list)
     _seen: set[str] = field(default_factory=set)
 
-    def written(self, text: str, *, final: bool) -> None:
-        """Check the sentences of `text` not checked yet (all but the last unless `final`)."""
+    def written(self, text: str, *, final: bool, unfinished: str = "") -> None:
+        """Check the sentences of `text` not checked yet (all but the last unless `final`; then a
+        last sentence without its end is left out, `unfinished` saying why)."""
         raws = split_claims(_cleaned(text))
         cut_off = final and raws and not _ENDED.search(text)
         for n, raw in enumerate(raws if final else raws[:-1]):
@@ -313,7 +319,7 @@ class _SentenceCheck:
                 continue
             self._seen.add(sentence.lower())
             if cut_off and n == len(raws) - 1:
-                self._drop(Dropped(sentence, "cut off by the page's length or time limit", unsupported=False))
+                self._drop(Dropped(sentence, unfinished, unsupported=False))
             else:
                 self._check(sentence, raw.citations)
 
