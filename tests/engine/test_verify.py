@@ -584,3 +584,21 @@ def test_a_number_is_no_answer_to_where_or_who() -> None:
         "5 Main Street", ["The office is at 5 Main Street."], "Where is the office?"
     ).supported
     assert verifier.check("10", [passage], "How many raters rated each feature?").supported
+
+
+class _Believing:
+    """A claim verifier that reads every window as supporting the claim."""
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        return 0.9
+
+
+def test_the_passage_that_says_the_claim_whole_decides_over_an_earlier_partial_one() -> None:
+    verifier = ClaimVerifier(VerifyConfig(), judge=lambda: _Believing())
+    claim = "The museum keeps a garden and a library."
+    partial = "The museum keeps a garden."
+    whole = "Since its opening the museum keeps a garden and a library."
+    verdict = verifier.check(claim, [partial, whole])
+    assert verdict.supported and verdict.passage == 1 and verdict.score >= 0.99
+    alone = verifier.check(claim, [partial])
+    assert alone.supported and alone.passage == 0 and alone.score < 0.99

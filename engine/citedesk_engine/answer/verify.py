@@ -112,11 +112,14 @@ class ClaimVerifier:
     max_window: int = 3
 
     def check(self, claim: str, passages: Sequence[str], question: str = "", language: str = "") -> Verdict:
-        """Judge `claim` against each passage; the best supporting one decides. `language` is the ISO
+        """Judge `claim` against each passage; the best supporting one decides: the first that holds
+        every word of it, else the supporting one that holds most (a partly aligned passage read
+        before one that says the claim whole is not the evidence to show). `language` is the ISO
         639-1 code of the claim and passages when known: in German, where every noun is capitalised,
         capitals name nothing and the name guard is not run (crosslingual.py lists it as unread)."""
         judge = self.judge() if self.judge is not None else None
         best: Verdict | None = None
+        supporting: Verdict | None = None
         for index, passage in enumerate(passages):
             # Only what the passage asserts: an instruction to an AI, a question, a supposition or a
             # claim it attributes to someone supports nothing but a claim that keeps it what it is.
@@ -127,11 +130,13 @@ class ClaimVerifier:
                 verdict = self._check_one(claim, stated, question, index, judge, language)
                 if not verdict.supported and stated != passage:
                     verdict = _not_asserted(claim, passage, index, verdict)
-            if verdict.supported:
+            if verdict.supported and verdict.score >= self.config.full_alignment:
                 return verdict
+            if verdict.supported and (supporting is None or verdict.score > supporting.score):
+                supporting = verdict
             if best is None or verdict.score > best.score:
                 best = verdict
-        return best or Verdict(False, "no passage", 0.0, -1, "no passage")
+        return supporting or best or Verdict(False, "no passage", 0.0, -1, "no passage")
 
     def _check_one(
         self,
