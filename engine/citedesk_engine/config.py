@@ -61,11 +61,12 @@ class ModelsConfig:
     # semantic check falls back to embedding similarity)
     verifier: str = DEFAULT
     # none (a short answer is judged by the claim verifier alone) | packaged (our answer reader,
-    # resources/models/reader: a short answer must be the span it finds answering the question). Off by
-    # default: measured at 0.4.0 it refused 10 right answers of our real-document set to stop 4 wrong
-    # ones (right 0.52 -> 0.38, wrong but shown 0.19 -> 0.13), 5 right for 6 wrong on squad-dev's first
-    # 200 questions; it is a weak reader (exact match 0.38, its model card). For users who would rather
-    # be refused than told a wrong span.
+    # resources/models/reader: a short answer the answer model hesitated over, [verify]
+    # reader_below_certainty, must be the span the reader finds answering the question). Off by
+    # default: it still costs about as many right answers as the wrong ones it stops in the app
+    # (0.12.0: real documents 5 right for 3 wrong, squad-dev's first 200 questions 5 for 3; reading
+    # every short answer, 8 for 4 and 5 for 6; docs/evaluation.md). For users who would rather be
+    # refused than told a wrong span.
     reader: str = "none"
     threads: int = 0  # decoding; 0: max(1, cores - 1), see DESIGN.md on llama.cpp and OpenMP spin-waiting
     # Prompt processing is one big batch and scales with cores (on 2 cores: 37 -> 64 tokens/s, the
@@ -227,6 +228,14 @@ class VerifyConfig:
     # a question's own answer against another question's answer on the same passage), best balanced
     # accuracy; never on shared/eval.
     min_reader_agreement: float = 0.01
+    # With the answer reader on: it reads the short answers the answer model wrote with less certainty
+    # than this (the probability the model gave the answer's least sure word, answer/certainty.py);
+    # 1.0: every short answer, also from a generator that cannot say how sure it was (a server).
+    # Chosen by benchmarks/answer_confidence.py on SQuAD-Shifts val (questions over articles and
+    # reviews none of our models trained on), the packaged 1.5B writing: the highest threshold at which
+    # reader and certainty together refuse at most 5% of the right short answers (4 of 93; they
+    # refuse 11 of the 27 wrong ones; the reader on every answer refused 11 right, 18 wrong).
+    reader_below_certainty: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

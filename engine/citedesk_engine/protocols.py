@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-from .types import Mention, OcrLine, Span
+from .types import GeneratedToken, Mention, OcrLine, Span
 
 
 class Embedder(Protocol):
@@ -44,6 +44,16 @@ class Generator(Protocol):
         on_token: Callable[[str], None] | None = None,
         cancel: threading.Event | None = None,
     ) -> str: ...
+
+
+@runtime_checkable
+class ReportsTokens(Protocol):
+    """A generator that can say how sure its model was of each token of its last text (the local
+    llama.cpp model can; a server need not)."""
+
+    def last_tokens(self) -> Sequence[GeneratedToken]:
+        """The tokens of the last `generate`, in order (empty before the first or when unknown)."""
+        ...
 
 
 class ClaimJudge(Protocol):

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .types import Mention, OcrLine, OcrWord
+from .types import GeneratedToken, Mention, OcrLine, OcrWord
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -47,11 +47,23 @@ class HashEmbedder:
 
 
 class ScriptedGenerator:
-    """Returns a fixed answer, streamed word by word; records the prompts it was given."""
+    """Returns a fixed answer, streamed word by word; records the prompts it was given. Given `sure`
+    (a word's probability, by word, 1.0 for the others), it also says how sure it was of each word
+    (`last_tokens`), as the local model does."""
 
-    def __init__(self, answer: str) -> None:
+    def __init__(self, answer: str, sure: dict[str, float] | None = None) -> None:
         self.answer = answer
+        self.sure = sure
         self.prompts: list[list[dict[str, str]]] = []
+
+    def last_tokens(self) -> list[GeneratedToken]:
+        if self.sure is None or not self.prompts:
+            return []
+        pieces = self.answer.split(" ")
+        return [
+            GeneratedToken(piece if n == 0 else " " + piece, self.sure.get(piece, 1.0))
+            for n, piece in enumerate(pieces)
+        ]
 
     def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
         self.prompts.append(list(messages))

@@ -95,6 +95,15 @@ class Span:
 
 
 @dataclass(frozen=True, slots=True)
+class GeneratedToken:
+    """A token the generator wrote, with the probability its model gave it where it chose it (at
+    temperature 0 the most probable token: a low probability means the model hesitated there)."""
+
+    text: str
+    probability: float
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """A unit retrieval produced, with how each retriever ranked and scored it (ranks are zero-based)."""
 

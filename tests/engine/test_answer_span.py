@@ -91,9 +91,13 @@ class AcceptingJudge:
         return 1.0
 
 
-def gate(reader: ScriptedReader | None) -> ClaimVerifier:
+# The reader reads every short answer (as when the answer model cannot say how sure it was).
+EVERY = VerifyConfig(reader_below_certainty=1.0)
+
+
+def gate(reader: ScriptedReader | None, config: VerifyConfig = EVERY) -> ClaimVerifier:
     judge = AcceptingJudge()
-    return ClaimVerifier(VerifyConfig(), None, lambda: judge, (lambda: reader) if reader else None)
+    return ClaimVerifier(config, None, lambda: judge, (lambda: reader) if reader else None)
 
 
 def test_another_span_of_the_right_passage_is_refused() -> None:
@@ -115,3 +119,17 @@ def test_the_reader_reads_only_short_answers_that_are_spans() -> None:
     options = "Was the first chair Bert Bolin or Rajendra K. Pachauri?"
     gate(reader).check("Rajendra K. Pachauri", [PASSAGE], options)
     assert reader.calls == []
+
+
+def test_the_reader_reads_the_short_answers_the_answer_model_hesitated_over() -> None:
+    reader = ScriptedReader(SPANS)
+    doubting = gate(reader, VerifyConfig(reader_below_certainty=0.5))
+    hesitant = doubting.check("Rajendra K. Pachauri", [PASSAGE], QUESTION, certainty=0.3)
+    assert not hesitant.supported and hesitant.check == "reader" and len(reader.calls) == 1
+    # Written without hesitation, or by a generator that cannot say: the verifier alone decides.
+    assert doubting.check("Rajendra K. Pachauri", [PASSAGE], QUESTION, certainty=0.9).supported
+    assert doubting.check("Rajendra K. Pachauri", [PASSAGE], QUESTION).supported
+    assert len(reader.calls) == 1
+    # An answer the reader agrees with says so, with the share of its belief.
+    agreed = doubting.check("Bert Bolin", [PASSAGE], QUESTION, certainty=0.3)
+    assert agreed.supported and ", reader " in agreed.method

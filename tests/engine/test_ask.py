@@ -66,6 +66,13 @@ def test_tokens_stream_and_the_conversation_is_kept(engine: Engine) -> None:
     )
     assert first.decision is Decision.ANSWERED and "1998" in first.text
     assert "".join(tokens).strip()
+    # The model says how sure it was of each token it wrote: they make the text it streamed, and a
+    # short answer's method says the least sure of its words (answer/certainty.py).
+    written = next(t for t in first.trace if t.stage == "generate").details["tokens"]
+    assert "".join(text for text, _ in written).strip() == "".join(tokens).strip()
+    assert all(0.0 < p <= 1.0 for _, p in written)
+    if len(first.claims[0].text.split()) <= 5:
+        assert "model's certainty" in first.claims[0].method
     follow_up = engine.ask("Which river does it cross?", conversation=first.conversation)
     assert follow_up.decision is Decision.ANSWERED, follow_up.refusal
     assert "Tagus" in follow_up.text

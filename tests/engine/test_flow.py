@@ -43,7 +43,9 @@ class Replies:
         return self.replies.pop(0)
 
 
-def make_flow(generator: Replies, rerank: float, searched: list[str]) -> AnswerFlow:
+def make_flow(
+    generator: Replies, rerank: float, searched: list[str], verify: VerifyConfig | None = None
+) -> AnswerFlow:
     embedder = HashEmbedder()
     units = [
         EvidenceUnit(f"v-{i:05d}", f"/docs/{name}.txt", "v", i, text, 0, len(text))
@@ -62,7 +64,7 @@ def make_flow(generator: Replies, rerank: float, searched: list[str]) -> AnswerF
         embed_query=lambda text: embedder.embed([text])[0],
         stored_vectors=lambda ids: {i: vectors[i] for i in ids},
         generator=lambda: generator,
-        verifier=ClaimVerifier(VerifyConfig()),
+        verifier=ClaimVerifier(verify or VerifyConfig()),
         config=AnswerConfig(),
         tiers=dict,
         paths=dict,
@@ -332,3 +334,24 @@ def test_the_reformulations_searched_are_in_the_trace_and_reach_retrieval() -> N
     assert [t.stage for t in answer.trace].index("reformulate") < [t.stage for t in answer.trace].index(
         "relevance"
     )
+
+
+CURIE = "Where did Marie Curie study?"
+
+
+def test_a_short_answer_says_how_sure_the_model_was_of_its_least_sure_word() -> None:
+    generator = ScriptedGenerator("University of Paris [1]", sure={"Paris": 0.9, "of": 0.7})
+    answer = make_flow(generator, rerank=0.95, searched=[]).ask(CURIE, k=2)  # type: ignore[arg-type]
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    (claim,) = answer.claims
+    assert claim.supported and claim.method.endswith("model's certainty 0.70")
+    assert next(t for t in answer.trace if t.stage == "generate").details["tokens"][1] == [" of", 0.7]
+
+
+def test_a_sentence_carries_no_certainty_and_neither_does_a_generator_that_cannot_say() -> None:
+    generator = ScriptedGenerator("Marie Curie studied at the University of Paris [1].", sure={"Paris": 0.1})
+    answer = make_flow(generator, rerank=0.95, searched=[]).ask(CURIE, k=2)  # type: ignore[arg-type]
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert "certainty" not in answer.claims[0].method
+    silent = make_flow(ScriptedGenerator("University of Paris [1]"), rerank=0.95, searched=[])  # type: ignore[arg-type]
+    assert "certainty" not in silent.ask(CURIE, k=2).claims[0].method

@@ -63,7 +63,8 @@ def gate() -> ClaimVerifier:
     registry = ModelRegistry(ModelsConfig(reader="packaged"), Path("/nonexistent-cache"))
     judge, reader = build_claim_judge(registry), build_answer_reader(registry)
     assert judge is not None and reader is not None
-    return ClaimVerifier(VerifyConfig(), None, lambda: judge, lambda: reader)
+    # The reader reads every short answer here (as for a generator that cannot say how sure it was).
+    return ClaimVerifier(VerifyConfig(reader_below_certainty=1.0), None, lambda: judge, lambda: reader)
 
 
 @pytest.mark.parametrize(("domain", "passage", "question", "right", "wrong"), CASES)
@@ -82,16 +83,21 @@ def test_another_span_is_refused_in_the_app(
 ) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / f"{domain}.txt").write_text(passage, encoding="utf-8")
-    config = Config(models=ModelsConfig(reader="packaged"))
-    with Engine.open(tmp_path / "library", config, generator=ScriptedGenerator(f"{wrong} [1]")) as engine:
+    config = Config(models=ModelsConfig(reader="packaged"))  # it reads the answers the model hesitated over
+    # A model that hesitated over the first word of the wrong span: the reader reads it and refuses it.
+    hesitant = ScriptedGenerator(f"{wrong} [1]", sure={wrong.split()[0]: 0.2})
+    with Engine.open(tmp_path / "library", config, generator=hesitant) as engine:
         engine.ingest([tmp_path / "docs"])
         answer = engine.ask(question)
     assert answer.decision is Decision.REFUSED, (domain, answer.text, [c.method for c in answer.claims])
     assert answer.refusal is not None and answer.refusal.stage is Stage.FAITHFULNESS, answer.refusal
-    assert "reader" in answer.refusal.reason or any("reader" in c.method for c in answer.claims)
-    with Engine.open(tmp_path / "library", config, generator=ScriptedGenerator(f"{right} [1]")) as engine:
+    assert any(c.method.startswith("reader") for c in answer.claims), [c.method for c in answer.claims]
+    # The right span, written as unsure, is what the reader finds: answered.
+    right_hesitant = ScriptedGenerator(f"{right} [1]", sure={right.split()[0]: 0.2})
+    with Engine.open(tmp_path / "library", config, generator=right_hesitant) as engine:
         answer = engine.ask(question)
     assert answer.decision is Decision.ANSWERED, (domain, answer.text, answer.refusal)
+    assert ", reader " in answer.claims[0].method and "model's certainty 0.20" in answer.claims[0].method
 
 
 def test_reader_slot_is_checked_and_off_by_default(tmp_path: Path, monkeypatch, damaged_copy) -> None:

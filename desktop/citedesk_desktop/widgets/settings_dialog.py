@@ -55,7 +55,8 @@ VERIFIERS = {
 }
 READERS = {
     "none": "None: short answers judged by the claim verifier (recommended)",
-    "packaged": "Packaged answer reader: stricter, also refuses some right answers",
+    "packaged": "Packaged answer reader, for answers the model hesitated over: stricter, also refuses "
+    "some right answers",
 }
 # The state line of a model slot set to something other than what is loaded.
 PENDING = (
@@ -227,7 +228,8 @@ class SettingsDialog(QDialog):
         self.reader.setCurrentIndex(max(0, self.reader.findData(m.reader)))
         self.reader.setToolTip(
             "Reads the question with the cited passage and finds where the passage answers it; a "
-            "short answer that is some other span of the passage is refused"
+            "short answer the answer model hesitated over that is some other span of the passage is "
+            "refused"
         )
         self.reader_state = QLabel(_state(info.get("reader")))
         self.reader_state.setWordWrap(True)

@@ -92,11 +92,16 @@ _WIDE = "\u3002\uff01\uff1f\u061f\u06d4\u0964"  # CJK, Arabic and Devanagari end
 class RawClaim:
     text: str  # without citation markers
     citations: tuple[int, ...]  # 1-based passage numbers, in order of first mention
+    start: int = 0  # where its sentence starts and ends in the answer as written
+    end: int = 0
 
 
 def split_claims(answer: str) -> list[RawClaim]:
     claims = []
-    for sentence in _sentences(answer.strip()):
+    lead = len(answer) - len(answer.lstrip())
+    stripped = answer.strip()
+    for a, b in sentence_spans(stripped):
+        sentence = stripped[a:b]
         cited: list[int] = []
         for group in _CITATION.findall(sentence):
             for number in re.split(r"\s*[,;]\s*", group):
@@ -105,7 +110,7 @@ def split_claims(answer: str) -> list[RawClaim]:
         text = " ".join(_CITATION.sub("", sentence).split())
         text = re.sub(r"\s+([.,;:!?\u3002])", r"\1", text)
         if any(ch.isalnum() for ch in text):
-            claims.append(RawClaim(text, tuple(cited)))
+            claims.append(RawClaim(text, tuple(cited), lead + a, lead + b))
     return claims
 
 

@@ -22,8 +22,20 @@ from ..events import EventCallback, StageStarted, TokenDelta, emit
 from ..languages import QUESTION_LANGUAGE_CONFIDENCE, UNDETERMINED, language_name
 from ..protocols import Generator
 from ..retrieve.reformulate import Reformulation
-from ..types import Answer, Candidate, Claim, Decision, Refusal, Retrieval, SourceRef, Stage, StageTrace
+from ..types import (
+    Answer,
+    Candidate,
+    Claim,
+    Decision,
+    GeneratedToken,
+    Refusal,
+    Retrieval,
+    SourceRef,
+    Stage,
+    StageTrace,
+)
 from .asides import AsideKind, asides, asserted
+from .certainty import answer_certainty, generated_tokens
 from .claims import sentences, split_claims
 from .conflicts import find_conflicts
 from .crosslingual import ClaimLanguages, InLanguage
@@ -215,6 +227,7 @@ class AnswerFlow:
             on_token=lambda piece: emit(on_event, TokenDelta(piece)),
             cancel=cancel,
         )
+        tokens = generated_tokens(self.generator())
         declined = NOT_FOUND.lower() in text.lower() or not text.strip()
         quote = _quote(question, judged, context, self.config, self.calibrated_rerank) if declined else None
         run.record(
@@ -225,6 +238,8 @@ class AnswerFlow:
             declined=declined,
             read=[c.unit.unit_id for c in context],
             quote=quote[1].unit.unit_id if quote else None,
+            # How sure the model was of each token it wrote (where it can say): certainty.py.
+            tokens=[[t.text, round(t.probability, 4)] for t in tokens],
             # Passages read by OCR, with the recogniser's mean confidence for their lines.
             read_by_ocr=[
                 {"unit_id": c.unit.unit_id, "confidence": round(confidence, 3)}
@@ -268,7 +283,7 @@ class AnswerFlow:
             run.quote = True
         else:
             languages = self._claim_languages(asker, variants if query == question else {}, cancel)
-            claims, removed, checked_in = self._verify(question, text, context, languages)
+            claims, removed, checked_in = self._verify(question, text, context, languages, tokens)
         supported = [c for c in claims if c.supported]
         run.record(
             "verify",
@@ -342,14 +357,19 @@ class AnswerFlow:
         return ClaimLanguages(asker, self.document_languages(), self.translate, variants, cancel)
 
     def _check(
-        self, claim: str, cited: Sequence[Candidate], question: str, languages: ClaimLanguages | None
+        self,
+        claim: str,
+        cited: Sequence[Candidate],
+        question: str,
+        languages: ClaimLanguages | None,
+        certainty: float | None = None,
     ) -> tuple[Verdict, list[Candidate], InLanguage]:
         """The claim against the cited passages, those of each language with the claim in that
         language (crosslingual.py); the first language that supports it decides, else the best."""
         as_written = InLanguage(UNDETERMINED, claim, question, translated=False)
         if languages is None or not cited:
             return (
-                self.verifier.check(claim, [c.unit.index_text for c in cited], question),
+                self.verifier.check(claim, [c.unit.index_text for c in cited], question, certainty=certainty),
                 list(cited),
                 as_written,
             )
@@ -365,7 +385,7 @@ class AnswerFlow:
                 found = (verdict, group, as_written)
             else:
                 texts = [c.unit.index_text for c in group]
-                verdict = self.verifier.check(how.claim, texts, how.question, language)
+                verdict = self.verifier.check(how.claim, texts, how.question, language, certainty)
                 found = (replace(verdict, method=how.note() + verdict.method), group, how)
             if verdict.supported:
                 return found
@@ -375,10 +395,17 @@ class AnswerFlow:
         return best
 
     def _verify(
-        self, question: str, text: str, context: Sequence[Candidate], languages: ClaimLanguages | None
+        self,
+        question: str,
+        text: str,
+        context: Sequence[Candidate],
+        languages: ClaimLanguages | None,
+        tokens: Sequence[GeneratedToken] = (),
     ) -> tuple[list[Claim], int, list[dict[str, object]]]:
         """The claims of `text`, each checked against its cited passages (in their language), and for
-        the trace how each was checked: in which language, and which checks could not read it."""
+        the trace how each was checked: in which language, and which checks could not read it. A
+        short answer carries how sure the model was of it (`tokens`, where the generator can say;
+        certainty.py), and the answer reader reads it when the model hesitated."""
         claims = []
         checked_in: list[dict[str, object]] = []
         units = {c.unit.unit_id: c.unit for c in context}
@@ -395,13 +422,14 @@ class AnswerFlow:
                     shown = polar.sentence
                     polarity = f"; '{polar.said}' left out: it does not follow from the sentence"
             cited = [context[n - 1] for n in raw.citations if 1 <= n <= len(context)]
-            verdict, group, how = self._check(checked, cited, asked, languages)
+            certainty = answer_certainty(checked, tokens, raw.start, raw.end) if asked else None
+            verdict, group, how = self._check(checked, cited, asked, languages, certainty)
             sources = tuple(c.unit.unit_id for c in group) if verdict.supported else ()
             if not verdict.supported:
                 # Uncited, or cited wrongly (small models miscount): the claim may still stand on
                 # another passage; it is then cited with that one, the passage that was checked.
                 others = [c for c in context if c not in cited]
-                retry, group, retried = self._check(checked, others, asked, languages)
+                retry, group, retried = self._check(checked, others, asked, languages, certainty)
                 if retry.supported:
                     verdict = replace(retry, method=f"{retry.method} (re-cited)" if cited else retry.method)
                     sources = (group[retry.passage].unit.unit_id,)
@@ -409,6 +437,8 @@ class AnswerFlow:
                 elif not cited:
                     verdict, how = retry, retried  # the only check there was: its reason is the one to show
             method = verdict.method + (polarity if verdict.supported else "")
+            if certainty is not None:
+                method += f", model's certainty {certainty:.2f}"
             evidence = tuple(
                 (unit_id, start, end)
                 for unit_id in sources

@@ -111,12 +111,21 @@ class ClaimVerifier:
     # wiki asks for one (graph/wiki.py): a sentence it writes must be one sentence of the passage.
     max_window: int = 3
 
-    def check(self, claim: str, passages: Sequence[str], question: str = "", language: str = "") -> Verdict:
+    def check(
+        self,
+        claim: str,
+        passages: Sequence[str],
+        question: str = "",
+        language: str = "",
+        certainty: float | None = None,
+    ) -> Verdict:
         """Judge `claim` against each passage; the best supporting one decides: the first that holds
         every word of it, else the supporting one that holds most (a partly aligned passage read
         before one that says the claim whole is not the evidence to show). `language` is the ISO
         639-1 code of the claim and passages when known: in German, where every noun is capitalised,
-        capitals name nothing and the name guard is not run (crosslingual.py lists it as unread)."""
+        capitals name nothing and the name guard is not run (crosslingual.py lists it as unread).
+        `certainty` is how sure the answer model was of the claim's least sure word (certainty.py):
+        a short answer it hesitated over is read by the answer reader, when one is on."""
         judge = self.judge() if self.judge is not None else None
         best: Verdict | None = None
         supporting: Verdict | None = None
@@ -127,7 +136,7 @@ class ClaimVerifier:
             if not stated:
                 verdict = _not_asserted(claim, passage, index)
             else:
-                verdict = self._check_one(claim, stated, question, index, judge, language)
+                verdict = self._check_one(claim, stated, question, index, judge, language, certainty)
                 if not verdict.supported and stated != passage:
                     verdict = _not_asserted(claim, passage, index, verdict)
             if verdict.supported and verdict.score >= self.config.full_alignment:
@@ -146,6 +155,7 @@ class ClaimVerifier:
         index: int,
         judge: ClaimJudge | None,
         language: str = "",
+        certainty: float | None = None,
     ) -> Verdict:
         if question and _YES_NO.match(claim) and is_polar(question):
             # A bare "yes" or "no" has no words to align, and the verifier scores both alike
@@ -161,7 +171,15 @@ class ClaimVerifier:
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
             return self._judge_answer(
-                judge, claim, passage, question, index, 0.0, "a number the passage states", span=True
+                judge,
+                claim,
+                passage,
+                question,
+                index,
+                0.0,
+                "a number the passage states",
+                span=True,
+                certainty=certainty,
             )
         if not claim_stems:
             return Verdict(False, "empty claim", 0.0, index, "empty claim")
@@ -263,7 +281,15 @@ class ClaimVerifier:
                     return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index, "answer aligned")
                 # A short answer means nothing without its question: the verifier reads both.
                 return self._judge_answer(
-                    judge, claim, passage, question, index, coverage, "the passage's answer", span=True
+                    judge,
+                    claim,
+                    passage,
+                    question,
+                    index,
+                    coverage,
+                    "the passage's answer",
+                    span=True,
+                    certainty=certainty,
                 )
             # A sentence says what it claims: aligned and read by the verifier like any claim, on
             # its own (the verifier's question-form training pairs short right answers with sentence
@@ -319,13 +345,17 @@ class ClaimVerifier:
         what: str,
         *,
         span: bool = False,
+        certainty: float | None = None,
     ) -> Verdict:
         """The verifier reads a short answer with its question; an answer that is a span or a count of
         the passage (`span`; not one of the question's own options or a name made of its words: the
-        reader picks spans, not alternatives) is first read by the answer reader, when it is on."""
+        reader picks spans, not alternatives) is first read by the answer reader, when it is on and
+        the answer model hesitated over it (`certainty`, see `_doubted`)."""
         if judge is None:
             return Verdict(False, f"{what}: no verifier to judge it", coverage, index, "no semantic check")
-        reader = self.reader() if self.reader is not None and span else None
+        doubted = span and self._doubted(certainty)
+        reader = self.reader() if self.reader is not None and doubted else None
+        read = ""
         if reader is not None:
             # Is it the passage's answer, or another span of it? The reader says where in the passage
             # the answer to the question lies (answer/answer_span.py).
@@ -335,10 +365,18 @@ class ClaimVerifier:
                 other = best_other(claim, question, spans)
                 said = f"the passage answers {other.text!r} ({other.probability:.2f})" if other else "no span"
                 return Verdict(False, f"reader: {said}, not this ({share:.2f})", coverage, index, "reader")
+            read = f", reader {share:.2f}"
         support = judge.supported(passage, claim, question)
         if support >= self.config.min_support_answer:
-            return Verdict(True, f"{what}, verifier {support:.2f}", coverage, index, "verifier")
+            return Verdict(True, f"{what}, verifier {support:.2f}{read}", coverage, index, "verifier")
         return Verdict(False, f"verifier: not {what} ({support:.2f})", coverage, index, "verifier")
+
+    def _doubted(self, certainty: float | None) -> bool:
+        """Whether the answer model hesitated over a short answer: its least sure word below
+        `reader_below_certainty`. Unknown (a server, `citedesk verify`) counts as doubted only when
+        that is 1.0, which has the reader read every short answer."""
+        limit = self.config.reader_below_certainty
+        return limit >= 1.0 if certainty is None else certainty < limit
 
     def _best_window(self, claim_stems: set[str], passage: str, question: str) -> tuple[str, float]:
         parts = sentences(passage) or [passage]

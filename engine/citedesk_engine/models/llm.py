@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Cancelled, ModelError
+from ..types import GeneratedToken
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,10 @@ class LocalGenerator:
 
     def __init__(self, llm: LocalLLM) -> None:
         self._llm = llm
+        self._tokens: list[GeneratedToken] = []
+
+    def last_tokens(self) -> Sequence[GeneratedToken]:
+        return list(self._tokens)
 
     def generate(
         self,
@@ -83,8 +88,23 @@ class LocalGenerator:
         # shared prefix, here the system prompt of every question: on 2 cores the median ask on 80
         # squad-dev questions went from 3.2 s to 2.5 s.
         pieces: list[str] = []
+        chosen: list[tuple[int, float]] = []
+
+        def record(_: Any, logits: np.ndarray) -> np.ndarray:
+            # Read, not changed: the token greedy decoding takes and the model's probability for it.
+            top = int(np.argmax(logits))
+            chosen.append((top, 1.0 / float(np.sum(np.exp(logits - logits[top])))))
+            return logits
+
+        self._tokens = []
         stream = model.create_chat_completion(
-            messages=list(messages), temperature=0.0, top_k=1, max_tokens=max_tokens, stream=True, seed=0
+            messages=list(messages),
+            temperature=0.0,
+            top_k=1,
+            max_tokens=max_tokens,
+            stream=True,
+            seed=0,
+            logits_processor=llama_cpp_processors([record]),
         )
         for chunk in stream:
             if cancel is not None and cancel.is_set():
@@ -94,7 +114,16 @@ class LocalGenerator:
                 pieces.append(piece)
                 if on_token is not None:
                     on_token(piece)
+        # The end-of-turn token detokenizes to nothing and is left out.
+        written = ((model.detokenize([token]).decode("utf-8", "replace"), p) for token, p in chosen)
+        self._tokens = [GeneratedToken(text, p) for text, p in written if text]
         return "".join(pieces)
+
+
+def llama_cpp_processors(processors: list[Callable[[Any, np.ndarray], np.ndarray]]) -> Any:
+    from llama_cpp import LogitsProcessorList
+
+    return LogitsProcessorList(processors)
 
 
 class GgufYesNoReranker:
