@@ -174,7 +174,7 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     a = sub.add_parser("ask")
     a.add_argument("--split", default="val", choices=("train", "val", "test"))
-    a.add_argument("--questions", type=int, default=200)
+    a.add_argument("--questions", type=int, default=240)
     a.add_argument("--seed", type=int, default=13)
     a.add_argument("--out", required=True)
     t = sub.add_parser("table")
