@@ -10,7 +10,7 @@ reader asked only about answers the model hesitated over ([verify] reader_below_
 right short answers from wrong ones, on questions the code has never been tuned on:
 
     python3 training/reader/prepare.py          # SQuAD-Shifts rows (PyPI's bigbench sdist), once
-    .venv/bin/python benchmarks/answer_confidence.py ask --split val --questions 200 --out A.jsonl
+    .venv/bin/python benchmarks/answer_confidence.py ask --split val --out A.jsonl
     .venv/bin/python benchmarks/answer_confidence.py table A.jsonl [B.jsonl ...]
 
 `ask` writes the articles of the questions chosen (all their paragraphs, one text file an article)
