@@ -43,6 +43,7 @@ from ..protocols import ClaimJudge, Embedder, SpanReader
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted
 from .claims import sentences
+from .counts import count_for_place_or_person, counted_elsewhere
 from .polar import is_polar
 from .restated import participant_words, rewritten, roles_swapped
 from .table_rows import wrong_row
@@ -53,7 +54,6 @@ from .text import (
     STOPWORDS,
     answer_length,
     content_stems,
-    counted,
     names,
     negated,
     negation_count,
@@ -267,7 +267,7 @@ class ClaimVerifier:
                     # "How many raters ...?" - "90,000+": a number of the passage, but the count of
                     # the ratings; the passage puts "ten" before the raters.
                     return Verdict(False, f"guard: count: {other}", coverage, index, "guard: count")
-                if _count_for_place_or_person(answer_stems, question):
+                if count_for_place_or_person(answer_stems, question):
                     # "Where were the ratings obtained?" - "90,000+ ratings": a count answers no
                     # "where" or "who".
                     return Verdict(
@@ -533,58 +533,6 @@ def _unsupported_numbers(claim: str, passage: str) -> set[str]:
             ):
                 missing.discard(token)
     return missing
-
-
-# "How many independent human raters ...": the words naming what is counted, up to the question's verb
-# when an auxiliary starts it ("How many raters were recruited?").
-_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s+(.+)", re.IGNORECASE)
-_AUXILIARY = frozenset(
-    "did do does are were was is have has had will would can could should might must shall".split()
-)
-
-
-def counted_elsewhere(claim: str, passage: str, question: str) -> str:
-    """A count answering "how many X" that the passage gives for something else: in the passage's
-    sentences another number stands right before X's words, and this one does not ("How many
-    independent human raters rated each feature?" - "90,000+", from "ten independent human raters (for a
-    total of 90,000+ ratings)"). Numbers tied for X's words are left to the verifier. "" when none."""
-    asked_for = _HOW_MANY.search(question)
-    said = numbers(claim)
-    if asked_for is None or not said:
-        return ""
-    named: list[str] = []  # the question's words for what is counted
-    for word in words(asked_for.group(1)):
-        if word in _AUXILIARY or len(named) == 3:
-            break
-        if word not in STOPWORDS:
-            named.append(word)
-    asked = [stem(word) for word in named]
-    if not asked:
-        return ""
-    overlap: dict[str, int] = {}
-    for sentence in sentences(passage) or [passage]:
-        for value, after in counted(sentence):
-            overlap[value] = max(overlap.get(value, 0), len(set(asked) & after))
-    best = max(overlap.values(), default=0)
-    if best < min(2, len(asked)):
-        return ""
-    leading = sorted(v for v, n in overlap.items() if n == best)
-    if said & set(leading):
-        return ""
-    return f"the passage gives {' or '.join(leading)} for {' '.join(named)}"
-
-
-_PLACE_OR_PERSON = re.compile(r"^\W*(?:where|who|whom)\b", re.IGNORECASE)
-
-
-def _count_for_place_or_person(answer_stems: set[str], question: str) -> bool:
-    """The question asks where or who, and all the short answer adds to it is numbers (digits only:
-    "R2-D2" or "MBH99" are names)."""
-    return (
-        bool(_PLACE_OR_PERSON.match(question))
-        and bool(answer_stems)
-        and all(s.isdigit() or s in NUMBER_WORDS for s in answer_stems)
-    )
 
 
 def _value(token: str) -> float | None:
