@@ -8,15 +8,13 @@ Figures: benchmarks/answer_confidence.py (docs/evaluation.md).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from ..protocols import Generator, ReportsTokens
 from ..types import GeneratedToken
+from .claims import CITATION
 from .text import answer_length
 from .verify import SHORT_ANSWER_WORDS
-
-_MARKER = re.compile(r"\[\d+(?:\s*,\s*\d+)*\]")
 
 
 def generated_tokens(generator: Generator) -> list[GeneratedToken]:
@@ -32,7 +30,7 @@ def word_probabilities(
     tokens make: not a citation marker ("[1]"), not bare spaces or punctuation."""
     text = "".join(t.text for t in tokens)
     end = len(text) if end is None else end
-    markers = [m.span() for m in _MARKER.finditer(text)]
+    markers = [m.span() for m in CITATION.finditer(text)]
     found, at = [], 0
     for token in tokens:
         first, at = at, at + len(token.text)

@@ -82,8 +82,8 @@ _ABBREVIATIONS = frozenset(
         "rev",
     ]
 )
-_CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
-_TRAILING_CITATIONS = re.compile(r"^(?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])+")
+CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
+_TRAILINGCITATIONS = re.compile(r"^(?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])+")
 _TERMINATOR = re.compile(r"[.!?]+|[\u3002\uff01\uff1f\u061f\u06d4\u0964]")
 _WIDE = "\u3002\uff01\uff1f\u061f\u06d4\u0964"  # CJK, Arabic and Devanagari ends need no space after
 
@@ -103,11 +103,11 @@ def split_claims(answer: str) -> list[RawClaim]:
     for a, b in sentence_spans(stripped):
         sentence = stripped[a:b]
         cited: list[int] = []
-        for group in _CITATION.findall(sentence):
+        for group in CITATION.findall(sentence):
             for number in re.split(r"\s*[,;]\s*", group):
                 if int(number) not in cited:
                     cited.append(int(number))
-        text = " ".join(_CITATION.sub("", sentence).split())
+        text = " ".join(CITATION.sub("", sentence).split())
         text = re.sub(r"\s+([.,;:!?\u3002])", r"\1", text)
         if any(ch.isalnum() for ch in text):
             claims.append(RawClaim(text, tuple(cited), lead + a, lead + b))
@@ -128,7 +128,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         end = match.end()
         if not _is_boundary(text, match.start(), end):
             continue
-        trailing = _TRAILING_CITATIONS.match(text[end:])
+        trailing = _TRAILINGCITATIONS.match(text[end:])
         if trailing:
             end += trailing.end()
         spans.append(_trimmed(text, start, end))
@@ -166,6 +166,6 @@ def _is_boundary(text: str, at: int, end: int) -> bool:
         return False  # an initial: "J. R. R. Tolkien"
     # Blanks of any kind: a PDF line often breaks right after a sentence's period (").\nWe ...").
     following = rest.lstrip(" \t\r\n\"'”’)")
-    if following.startswith("[") and not _TRAILING_CITATIONS.match(rest):
+    if following.startswith("[") and not _TRAILINGCITATIONS.match(rest):
         return True
     return not following or following[0].isupper() or following[0].isdigit() or following[0] == "["
