@@ -8,8 +8,11 @@ One method, in this order:
    and a claim that says its window again but for an edit that changes what it states (two spans
    exchanged, a word turned into its opposite or another place in an order, a number put where the
    window has another between the same two words, a name, number or word of the passage swapped in:
-   one alignment of the two word sequences, restated.rewritten); a reference-list entry supports nothing; an
-   answer taken from another row of a table than the one the question names (table_rows.py);
+   one alignment of the two word sequences, restated.rewritten); a reference-list entry supports nothing
+   but who wrote the work it names; an
+   answer taken from another row of a table than the one the question names (table_rows.py); a
+   short answer to "who" made of names the passage gives only as a cited work's authors, when the
+   question is not about that work (cited_works.py);
 2. lexical alignment: the share of the claim's content words found in the best-matching window of
    one to three sentences of the passage (stems, so "grew"/"growing" match);
 3. a semantic check: the packaged claim verifier (a cross-encoder trained on fact-checking data,
@@ -42,6 +45,7 @@ from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted
+from .cited_works import cited_elsewhere, names_cited_work
 from .claims import sentences
 from .counts import count_for_place_or_person, counted_elsewhere
 from .polar import is_polar
@@ -203,10 +207,15 @@ class ClaimVerifier:
         if rewritten_as and not (question and answer_length(claim) <= SHORT_ANSWER_WORDS):
             what = rewritten_as.split(":")[0]
             return Verdict(False, f"guard: {rewritten_as}", coverage, index, f"guard: {what}")
-        if _REFERENCE_ENTRY.search(window):
+        if _REFERENCE_ENTRY.search(window) and not (
+            question
+            and answer_length(claim) <= SHORT_ANSWER_WORDS
+            and names_cited_work(claim, passage, question)
+        ):
             # "Knoth S (2016). spc: ... R package version 0.5.3": an entry of a reference list says
             # that a work exists, not what it claims; its words fit many claims ("SaTScan is an R
-            # package" stood on the entry of an R package interfacing with SaTScan).
+            # package" stood on the entry of an R package interfacing with SaTScan). It does say who
+            # wrote the work its title names: a short answer to "who" about that work stands on it.
             return Verdict(False, "guard: a reference list entry", coverage, index, "guard: reference")
         row = wrong_row(claim, passage, question)
         if row is not None:
@@ -277,6 +286,11 @@ class ClaimVerifier:
                         index,
                         "guard: answer type",
                     )
+                cited = cited_elsewhere(claim, passage, question)
+                if cited:
+                    # "Who are the authors of the Rcpp introduction paper?" - "Eddelbuettel and
+                    # Horner", from "The littler package (Eddelbuettel and Horner, 2021)".
+                    return Verdict(False, f"guard: cited work: {cited}", coverage, index, "guard: cited work")
                 if judge is None:
                     return Verdict(True, f"answer aligned {coverage:.2f}", coverage, index, "answer aligned")
                 # A short answer means nothing without its question: the verifier reads both.

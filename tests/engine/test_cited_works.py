@@ -1,0 +1,112 @@
+"""A short answer to "who" made of names the passage gives only as a cited work's authors."""
+
+from __future__ import annotations
+
+import pytest
+from citedesk_engine.answer.cited_works import cited_elsewhere
+from citedesk_engine.answer.verify import ClaimVerifier
+from citedesk_engine.config import VerifyConfig
+
+# The Rcpp introduction's footnote (benchmarks/realdocs), where the stop 41 window session's wrong
+# answer came from; the footnote number is glued to its first word as PyMuPDF extracts it.
+LITTLER = (
+    "Dongarra JJ, Moler CB, Bunch JR, Stewart GW (1979). LINPACK users’ guide. SIAM. Eddelbuettel D "
+    "(2013). Seamless R and C++ Integration with Rcpp. Use R! Springer, New York. ISBN "
+    "978-1-4614-6867-7. 7The littler package (Eddelbuettel and Horner, 2021) has a helper script "
+    "‘roxy.r‘ for this. Eddelbuettel D, Balamuta JJ (2017). “Extending R with C++: A Brief "
+    "Introduction to Rcpp.” PeerJ Preprints, 5."
+)
+NARRATIVE = (
+    "Noufaily et al. (2013) proposed an improved Farrington method that is less sensitive to past "
+    "outbreaks. It is the default of the package."
+)
+
+
+class _Believing:
+    """A claim verifier that reads every answer as supported: only the guard can refuse."""
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        return 0.95
+
+
+def _verifier() -> ClaimVerifier:
+    return ClaimVerifier(VerifyConfig(), judge=lambda: _Believing())
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "question"),
+    [
+        # the real case: the authors of littler, asked for the authors of the paper itself
+        ("Eddelbuettel and Horner", LITTLER, "Who are the authors of the Rcpp introduction paper?"),
+        # a question naming no work at all: the cited names are another work's
+        ("Eddelbuettel and Horner", LITTLER, "Who wrote the paper?"),
+        # a narrative citation, the question about another method
+        ("Noufaily et al.", NARRATIVE, "Who proposed the Bayesian outbreak detection algorithm?"),
+        # several works in one parenthesis, the question about something else
+        (
+            "Sanderson and Curtin",
+            "We use the Armadillo template classes (Sanderson and Curtin, 2016; Eddelbuettel et al. 2021) "
+            "for the linear algebra.",
+            "Who developed the bootstrap example?",
+        ),
+    ],
+)
+def test_cited_authors_answer_no_question_about_another_work(claim: str, passage: str, question: str) -> None:
+    assert cited_elsewhere(claim, passage, question)
+    verdict = _verifier().check(claim, [passage], question)
+    assert not verdict.supported and verdict.check == "guard: cited work", verdict.method
+    assert "authors of a work the passage cites" in verdict.method
+
+
+def test_the_names_must_be_cited_together_for_the_work_asked_about() -> None:
+    # Eddelbuettel is an author of the Rcpp introduction (its entry), Horner is not
+    question = "Who are the authors of the Rcpp introduction paper?"
+    reason = cited_elsewhere("Eddelbuettel and Horner", LITTLER, question)
+    assert "(Eddelbuettel and Horner, 2021)" in reason and "about 'The littler package" in reason
+    verdict = _verifier().check("Eddelbuettel and Horner", [LITTLER], question)
+    assert not verdict.supported and verdict.check == "guard: cited work", verdict.method
+
+
+def test_a_reference_entry_says_who_wrote_the_work_it_names() -> None:
+    verifier = _verifier()
+    question = "Who wrote the LINPACK users' guide?"
+    assert verifier.check("Dongarra, Moler, Bunch and Stewart", [LITTLER], question).supported
+    # the entry stays no evidence for what the work claims (the reference-list guard)
+    verdict = verifier.check("Dongarra and Moler wrote about LINPACK users in 1979.", [LITTLER])
+    assert not verdict.supported and verdict.check == "guard: reference", verdict.method
+    # nor a "who" answer about another work
+    verdict = verifier.check("Dongarra, Moler, Bunch and Stewart", [LITTLER], "Who wrote Rcpp?")
+    assert not verdict.supported, verdict.method
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "question"),
+    [
+        # the question is about the cited work: the reference list entry's title names it
+        ("Eddelbuettel and Balamuta", LITTLER, "Who are the authors of the Rcpp introduction paper?"),
+        # or its name stands right before the citation
+        ("Eddelbuettel and Horner", LITTLER, "Who wrote littler?"),
+        ("Eddelbuettel and Horner", LITTLER, "Who are the authors of the littler package?"),
+        # or right after a narrative citation
+        ("Noufaily et al.", NARRATIVE, "Who proposed the improved Farrington method?"),
+        # the passage names them outside a citation too (a title page): not this guard's business
+        (
+            "Dirk Eddelbuettel",
+            "Extending R with C++. Dirk Eddelbuettel and James Balamuta. As shown before "
+            "(Eddelbuettel, 2013), R is extensible.",
+            "Who wrote the paper?",
+        ),
+        # no citation at all
+        ("Ada Lovelace", "Ada Lovelace wrote the first published program.", "Who wrote the first program?"),
+        # not a "who" question
+        ("2021", LITTLER, "When was littler released?"),
+    ],
+)
+def test_other_answers_are_left_to_the_other_checks(claim: str, passage: str, question: str) -> None:
+    assert cited_elsewhere(claim, passage, question) == ""
+    assert _verifier().check(claim, [passage], question).supported
+
+
+def test_a_year_in_parentheses_that_is_no_citation_is_not_read_as_one() -> None:
+    passage = "Grace Hopper led the team (from 1957) that wrote the FLOW-MATIC compiler."
+    assert cited_elsewhere("Grace Hopper", passage, "Who led the team that wrote FLOW-MATIC?") == ""
