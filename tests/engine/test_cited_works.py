@@ -110,3 +110,18 @@ def test_other_answers_are_left_to_the_other_checks(claim: str, passage: str, qu
 def test_a_year_in_parentheses_that_is_no_citation_is_not_read_as_one() -> None:
     passage = "Grace Hopper led the team (from 1957) that wrote the FLOW-MATIC compiler."
     assert cited_elsewhere("Grace Hopper", passage, "Who led the team that wrote FLOW-MATIC?") == ""
+
+
+@pytest.mark.parametrize(
+    "passage",
+    [
+        "Cornell Haynes Jr. (born November 2, 1974), known professionally as Nelly, is an American rapper.",
+        "Richard Kiel (September 13, 1939 – September 10, 2014) was an American actor.",
+    ],
+)
+def test_dates_in_parentheses_are_no_citations(passage: str) -> None:
+    # a Wikipedia biography's dates, and a relative "who" in a question about them
+    assert (
+        cited_elsewhere("November 2, 1974", passage, "When was the rapper who sang Hot in Herre born?") == ""
+    )
+    assert cited_elsewhere("Nelly", passage, "Who is Cornell Haynes Jr.?") == ""

@@ -24,16 +24,22 @@ from dataclasses import dataclass
 from .text import content_stems, names, shorten, stem, tokens
 
 _YEAR = r"(?:19|20)\d\d[a-z]?"
-# "(Eddelbuettel and Horner, 2021)", "(R Core Team, 2021a)", "(see Höhle 2007; Salmon et al. 2016)".
-_PARENTHETICAL = re.compile(rf"\((?=[^()]*\b{_YEAR}\b)(?=[^()]*[A-Z])[^()]{{3,200}}\)")
+# "(Eddelbuettel and Horner, 2021)", "(R Core Team, 2021a)", "(see Höhle 2007; Salmon et al. 2016)":
+# every part names authors, then the year; not "(born November 2, 1974)" or "(1939 – 2014)".
+_NAME = r"[A-Z][\w'’.-]*(?:-\s+[a-z]+)?"  # "Sander- son": hyphenated at a line break
+_AUTHORS = rf"{_NAME}(?:(?:\s+|,\s*)(?:and\s+|&\s+)?{_NAME})*(?:\s+et\s+al\.?)?"
+_PART = rf"(?:(?:see|e\.g\.|cf\.|also)[,\s]+)*{_AUTHORS},?\s+{_YEAR}(?:,\s*{_YEAR})*"
+_PARENTHETICAL = re.compile(rf"\({_PART}(?:;\s*{_PART})*\)")
 # "Noufaily et al. (2013)", "Hutto and Gilbert (2014)", "Sanderson & Curtin (2016)".
 _NARRATIVE = re.compile(
     rf"\b[A-Z][^\W\d_A-Z][\w'’-]*(?:\s+(?:et al\.?|(?:and|&)\s+[A-Z][\w'’-]+))?"
     rf"\s+\({_YEAR}(?:[,;]\s*{_YEAR})*\)"
 )
-# A question asking who made something.
+# A question asking who made something: "Who ...?", "Whose ...?", "By whom ...?", or naming authorship
+# ("Which authors ...?", "... written by ...?"); not a relative "who" ("the actor who starred ...").
 _WHO = re.compile(
-    r"\b(?:who|whom|whose|authors?|authored|wrote|written|writers?|creators?|inventors?|developers?)\b",
+    r"^\W*(?:\w+\s+)?(?:who|whom|whose)\b"
+    r"|\b(?:authors?|authored|wrote|written|writers?|creators?|inventors?|developers?)\b",
     re.IGNORECASE,
 )
 # The question's words for authorship and for the kind of work, which name no particular work.

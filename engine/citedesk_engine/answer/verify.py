@@ -5,6 +5,7 @@ One method, in this order:
    nothing, a supposition or an attributed claim only a claim that keeps it so;
 1. deterministic guards veto a claim that the passage's own words do not bear out: a number, name or
    negation the passage does not have there, two names in the opposite order around their relation,
+   a description ("X is a P") that the window's sentence gives another thing than X (subjects.py),
    and a claim that says its window again but for an edit that changes what it states (two spans
    exchanged, a word turned into its opposite or another place in an order, a number put where the
    window has another between the same two words, a name, number or word of the passage swapped in:
@@ -50,6 +51,7 @@ from .claims import sentences
 from .counts import count_for_place_or_person, counted_elsewhere
 from .polar import is_polar
 from .restated import participant_words, rewritten, roles_swapped
+from .subjects import subject_moved
 from .table_rows import wrong_row
 from .text import (
     NEGATIONS,
@@ -203,6 +205,9 @@ class ClaimVerifier:
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
+        moved = subject_moved(claim, window)
+        if moved:
+            return Verdict(False, f"guard: {moved}", coverage, index, "guard: subject")
         rewritten_as = rewritten(claim, window, passage)
         if rewritten_as and not (question and answer_length(claim) <= SHORT_ANSWER_WORDS):
             what = rewritten_as.split(":")[0]
