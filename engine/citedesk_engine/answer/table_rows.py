@@ -88,6 +88,11 @@ def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int
     return [(a, b) for a, b in spans if wanted <= terms(passage[a:b])]
 
 
+def is_table(passage: str) -> bool:
+    """Whether `passage` is a table: a header row and data rows (see `_table`)."""
+    return _table(passage) is not None
+
+
 def _keys(text: str) -> set[str]:
     """The words of a row or question that can name a row: a date or time counts whole, never by its
     parts ("Debian 16" is not sid's row for the 16 of its date 1993-08-16)."""

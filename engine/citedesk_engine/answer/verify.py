@@ -49,6 +49,7 @@ from .asides import AsideKind, asides, asserted
 from .cited_works import cited_elsewhere, names_cited_work
 from .claims import sentences
 from .counts import count_for_place_or_person, counted_elsewhere
+from .named_numbers import unmentioned
 from .polar import is_polar
 from .restated import participant_words, rewritten, roles_swapped
 from .subjects import subject_moved
@@ -173,6 +174,10 @@ class ClaimVerifier:
                 index,
                 "bare yes or no",
             )
+        unnamed = unmentioned(question, passage) if question else ""
+        if unnamed:
+            # "What is the codename of Debian 16?" - "Duke", from Debian 15's row (named_numbers.py).
+            return Verdict(False, f"guard: {unnamed}", 0.0, index, "guard: named number")
         claim_stems = set(content_stems(claim))
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
