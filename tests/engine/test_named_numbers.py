@@ -42,6 +42,7 @@ COLOPHON = "Debian Reference. Generated on 2023-02-04 11:59:01 UTC from the DocB
         ("How tall is a tree of over 30 metres?", {}),
         ("What caused the alarms flagged at the end of 2011 in the S. Newport series?", {}),
         ("The 2005 documentary The Aristocrats was dedicated to which comedian?", {}),
+        ("Which channel did Virgin Media carry from November 2006 to July 2009?", {}),
     ],
 )
 def test_the_numbers_a_question_names_a_thing_by(question: str, named: dict[str, str]) -> None:
