@@ -56,7 +56,13 @@ from .protocols import ClaimJudge, Embedder, Generator, MentionReader, Recognise
 from .retrieve.pipeline import GRAPH_SIGNALS, RetrievalPipeline, check_signals
 from .retrieve.reformulate import QueryReformulator, Reformulation, search_languages
 from .retrieve.rerank import IdentityReranker, Reranker, build_reranker
-from .retrieve.retrievers import LexicalRetriever, Retriever, StructureRetriever, VectorRetriever
+from .retrieve.retrievers import (
+    LexicalRetriever,
+    Retriever,
+    StructureRetriever,
+    TableRowRetriever,
+    VectorRetriever,
+)
 from .serialize import answer_from_plain, plain
 from .types import (
     Answer,
@@ -509,6 +515,7 @@ class Engine:
             "vector": VectorRetriever(self.library, self.embed_query),
             "lexical": LexicalRetriever(self.library),
             "structure": StructureRetriever(self.library),
+            "rows": TableRowRetriever(self.library),
             "graph": GraphRetriever(self.library, self._matcher, hops=self.config.retrieval.graph_hops),
             "community": CommunityRetriever(self.library, self._matcher),
             "wiki": WikiRetriever(self.library, self._matcher, self.embedder, self.embed_query),

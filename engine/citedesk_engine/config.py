@@ -153,6 +153,10 @@ class RetrievalConfig:
     lexical_weight: float = 0.6
     vector_weight: float = 0.4
     structure_weight: float = 0.3
+    # The table row retriever (a row whose first cell the question writes: "Debian 12"), set by hand
+    # like the structure weight and for the same reason (none of those sets has tables): a row named by
+    # its key counts as much as a named section. It lists nothing for a library without tables.
+    rows_weight: float = 0.3
     # The entity graph's retrievers (graph/retrievers.py), weighted like the others. Chosen by
     # `benchmarks/multihop/retrieval.py --grid` on the first half of our multi-hop set (both supporting
     # documents in the top 5: 0.77 without the graph; graph 0.2 or 0.3 gave 0.79, 0.1 0.77, 0.4 0.78,
@@ -181,7 +185,7 @@ class RetrievalConfig:
     rerank_weight: float = 0.4
     gguf_rerank_head: int = 10  # the yes/no GGUF reranker costs ~0.5 s a passage on 2 cores
     rerank_batch: int = 16
-    # Which retrievers run: any of vector, lexical, structure, graph, community, wiki. Empty: all of
+    # Which retrievers run: any of vector, lexical, structure, rows, graph, community, wiki. Empty: all of
     # them. Leaving out graph, community and wiki skips the slow path (the entity graph is not built).
     signals: tuple[str, ...] = ()
     # Vector search is exact (an in-memory matrix, 1.5 KB a unit) until the library holds

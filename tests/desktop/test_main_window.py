@@ -261,7 +261,7 @@ def test_changing_the_embedder_in_settings_reembeds_the_library(
         dialog.accept()
         assert asked and "embedded again" in asked[0] and dialog.reembed
         edited = dialog.config()
-        assert edited.retrieval.top_k == 7 and edited.retrieval.signals == ("vector", "lexical")
+        assert edited.retrieval.top_k == 7 and edited.retrieval.signals == ("vector", "lexical", "rows")
         assert edited.answer.context_passages == 2 and edited.models.verifier == "none"
         assert edited.models.generator == "small"
         progress = []

@@ -75,6 +75,7 @@ def test_retrieve_reports_every_retriever_and_fused_score(library_engine: Engine
         "retrieve.vector",
         "retrieve.lexical",
         "retrieve.structure",
+        "retrieve.rows",
         "retrieve.graph",  # no entity graph built: they find nothing, and say so
         "retrieve.community",
         "retrieve.wiki",

@@ -35,11 +35,12 @@ from PySide6.QtWidgets import (
 from ..remote_consent import ask_consent
 from .server_fields import ServerFields
 
-SIGNALS = ("vector", "lexical", "structure")
+SIGNALS = ("vector", "lexical", "structure", "rows")
 SIGNAL_TEXT = {
     "vector": "Meaning (embeddings)",
     "lexical": "Words (BM25 full text)",
     "structure": "Headings and outline",
+    "rows": "Table rows by their first cell",
 }
 RERANKERS = {
     "default": "Packaged cross-encoder (recommended)",

@@ -16,11 +16,12 @@ import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
+from .table_keys import row_keys
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -64,6 +65,13 @@ CREATE TRIGGER structure_words_delete AFTER DELETE ON structure BEGIN
 END;
 INSERT INTO structure_words (structure_words) VALUES ('rebuild');
 """
+# The first cell of every row of every table unit (table_keys.py), for the table row retriever; kept
+# with the units in the same transactions. A library made before it is filled once, from its units.
+_ROW_KEYS = (
+    "CREATE TABLE row_keys (key TEXT NOT NULL, unit_id TEXT NOT NULL, document TEXT NOT NULL)",
+    "CREATE INDEX row_keys_key ON row_keys (key)",
+    "CREATE INDEX row_keys_document ON row_keys (document)",
+)
 _PER_DOCUMENT = ("source_path", "authority", "language")
 _COLUMNS = (
     "document, source_path, sha256, version, size, mtime, kind, units, pages, language, authority, "
@@ -112,6 +120,12 @@ def _unit(row: tuple) -> EvidenceUnit:  # type: ignore[type-arg]
     )
 
 
+def _key_rows(units: Iterable[EvidenceUnit]) -> Iterator[tuple[str, str, str]]:
+    for unit in units:
+        for key in row_keys(unit):
+            yield key, unit.unit_id, unit.document
+
+
 class Manifest:
     def __init__(self, path: Path) -> None:
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -121,6 +135,12 @@ class Manifest:
         known = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'structure_words'").fetchone()
         if not known:  # a new library, or one made before the label index: built from the labels it has
             self._db.executescript(f"BEGIN; {_LABEL_WORDS} COMMIT;")
+        if not self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'row_keys'").fetchone():
+            with self._transaction():  # a new library, or one made before the row keys
+                for statement in _ROW_KEYS:
+                    self._db.execute(statement)
+                tables = self._db.execute(f"SELECT {_UNIT_COLUMNS} FROM units WHERE context != ''")
+                self._db.executemany("INSERT INTO row_keys VALUES (?, ?, ?)", _key_rows(map(_unit, tables)))
 
     def close(self) -> None:
         self._db.close()
@@ -227,6 +247,8 @@ class Manifest:
             self._db.executemany(
                 f"INSERT INTO units ({_UNIT_COLUMNS}) VALUES ({', '.join('?' * 12)})", map(_unit_row, units)
             )
+            self._db.execute("DELETE FROM row_keys WHERE document = ?", (record.document,))
+            self._db.executemany("INSERT INTO row_keys VALUES (?, ?, ?)", _key_rows(units))
             self._db.execute("DELETE FROM warnings WHERE document = ?", (record.document,))
             self._db.executemany(
                 "INSERT INTO warnings VALUES (?, ?)", [(record.document, w) for w in warnings]
@@ -252,6 +274,7 @@ class Manifest:
             self._db.execute("DELETE FROM documents WHERE document = ?", (document,))
             self._db.execute("DELETE FROM structure WHERE document = ?", (document,))
             self._db.execute("DELETE FROM units WHERE document = ?", (document,))
+            self._db.execute("DELETE FROM row_keys WHERE document = ?", (document,))
             self._db.execute("DELETE FROM warnings WHERE document = ?", (document,))
             self._db.execute("DELETE FROM metadata WHERE document = ?", (document,))
             self._db.execute("INSERT OR IGNORE INTO garbage VALUES (?, ?)", (document, row[0]))
@@ -287,6 +310,20 @@ class Manifest:
                 f"SELECT {_UNIT_COLUMNS} FROM units WHERE unit_id IN ({', '.join('?' * len(chunk))})", chunk
             ).fetchall()
             found.update((row[0], _unit(row)) for row in rows)
+        return found
+
+    def units_with_row_keys(self, keys: Iterable[str]) -> dict[str, set[str]]:
+        """{unit_id: the keys it holds a row of} for the live table units with a row keyed by one of
+        `keys` (table_keys.normal_key)."""
+        wanted = list(set(keys))
+        found: dict[str, set[str]] = {}
+        for start in range(0, len(wanted), 500):  # SQLite's limit on bound parameters
+            chunk = wanted[start : start + 500]
+            rows = self._db.execute(
+                f"SELECT unit_id, key FROM row_keys WHERE key IN ({', '.join('?' * len(chunk))})", chunk
+            )
+            for unit_id, key in rows:
+                found.setdefault(unit_id, set()).add(key)
         return found
 
     def units_of(self, document: str) -> list[EvidenceUnit]:

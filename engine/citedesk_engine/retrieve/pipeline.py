@@ -15,7 +15,7 @@ from .fusion import merge_variants, rrf_fuse, score_fuse
 from .rerank import Reranker, rerank
 from .retrievers import Retriever
 
-SIGNALS = ("vector", "lexical", "structure", "graph", "community", "wiki")
+SIGNALS = ("vector", "lexical", "structure", "rows", "graph", "community", "wiki")
 GRAPH_SIGNALS = ("graph", "community", "wiki")  # the retrievers that need the slow path
 
 
@@ -165,6 +165,7 @@ def fusion_weights(config: RetrievalConfig) -> dict[str, float]:
         "lexical": config.lexical_weight,
         "vector": config.vector_weight,
         "structure": config.structure_weight,
+        "rows": config.rows_weight,
         "graph": config.graph_weight,
         "community": config.community_weight,
         "wiki": config.wiki_weight,

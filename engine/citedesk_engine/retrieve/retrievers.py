@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..index.library import Library
+from ..index.table_keys import question_keys
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Words that say nothing about which section is meant.
@@ -150,3 +151,25 @@ class StructureRetriever:
                 if len(found) >= limit:
                     return found
         return found
+
+
+@dataclass
+class TableRowRetriever:
+    """Table units holding a row whose first cell the query writes ("Debian 12" finds the row
+    "12,Bookworm,..."; index/table_keys.py says why). A unit scores by how many of the query's words
+    and phrases key one of its rows; the longest key first among equals ("mazda rx4" before "rx4")."""
+
+    library: Library
+    name: str = "rows"
+
+    def search(
+        self, query: str, limit: int, versions: frozenset[str] | None = None
+    ) -> list[tuple[str, float]]:
+        keyed = self.library.manifest.units_with_row_keys(question_keys(query))
+        if versions is not None:
+            units = self.library.manifest.units_by_id(list(keyed))
+            keyed = {
+                uid: keys for uid, keys in keyed.items() if uid in units and units[uid].version in versions
+            }
+        ranked = sorted(keyed.items(), key=lambda item: (-len(item[1]), -max(map(len, item[1])), item[0]))
+        return [(uid, float(len(keys))) for uid, keys in ranked[:limit]]

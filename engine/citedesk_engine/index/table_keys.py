@@ -1,0 +1,80 @@
+"""The key cell of each row of a table unit, and the keys a question may name a row by.
+
+A table's rows rarely hold the words of a question about them: "What is the codename of Debian 12?"
+is answered by the row "12,Bookworm,bookworm,2021-08-14,..." of a release table, whose only word in
+common with the question is "12", and that "12" stands in most rows' dates too; the embedder does not
+place a row of numbers near a question either. In a 261-page manual beside it, the table's units ranked
+below the manual's table-of-contents pages and were never read by the answer model. A row is named by
+its first cell (a version, a name, a year, an identifier): the library keeps each table row's first
+cell, normalised, so a question that writes it finds the unit holding that row
+(retrieve/retrievers.py, `TableRowRetriever`).
+
+A table unit is one with a `context` (its header row, which every extractor of tables sets); its cells
+are split as the header's are: " | " (HTML, Word, PowerPoint, spreadsheets), tabs, or commas (CSV).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..types import EvidenceUnit
+
+_MAX_KEY = 60  # characters: a longer first cell is prose, not a key
+_MAX_WORDS = 3  # a question's phrases looked up as keys: words, and runs of two and three
+_WORD = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
+_NUMBER = re.compile(r"[-+]?\d+(?:,\d{3})*(?:\.\d+)?")
+# Words that never name a row alone (a first cell "the" or "of" is no key for a question's "the").
+_STOP = frozenset(
+    """a an and are as at be by can did do does for from has have how in into is it its of on or that
+    the their there these this to was were what when where which who whom whose why will with""".split()
+)
+
+
+def normal_key(text: str) -> str:
+    """A cell or a phrase as a key: lower case, spaces collapsed, a number without its thousands
+    commas or trailing zeros ("6.0" is 6, "1,200" is 1200)."""
+    key = " ".join(text.lower().split())
+    if _NUMBER.fullmatch(key):
+        key = key.replace(",", "").lstrip("+")
+        if "." in key:
+            key = key.rstrip("0").rstrip(".")
+    return key
+
+
+def _separator(header: str) -> str:
+    if " | " in header:
+        return " | "
+    if "\t" in header:
+        return "\t"
+    return ","
+
+
+def row_keys(unit: EvidenceUnit) -> set[str]:
+    """The first cells of the data rows of a table unit (none for another unit)."""
+    if not unit.context:
+        return set()
+    header = unit.context.strip()
+    separator = _separator(header)
+    keys = set()
+    for line in unit.passage.splitlines():
+        line = line.strip()
+        if not line or line == header or separator not in line:
+            continue
+        key = normal_key(line.split(separator, 1)[0].strip().strip('"'))
+        if key and len(key) <= _MAX_KEY and key not in _STOP:
+            keys.add(key)
+    return keys
+
+
+def question_keys(question: str) -> set[str]:
+    """The words and runs of up to three words of a question, as keys ("Debian 12" gives "debian",
+    "12" and "debian 12")."""
+    tokens = _WORD.findall(question)
+    keys = set()
+    for size in range(1, _MAX_WORDS + 1):
+        for i in range(len(tokens) - size + 1):
+            run = tokens[i : i + size]
+            if size == 1 and run[0].lower() in _STOP:
+                continue
+            keys.add(normal_key(" ".join(run)))
+    return keys
