@@ -28,7 +28,7 @@ STAGE_WORDS = {
 }
 # Why the gate removed a sentence, in a reader's words, by the check that decided (Claim.method's
 # start; the figures stay in the method, for the details).
-CHECK_WORDS = (
+CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: number slot", "it puts a number where the passage has another"),
     ("guard: number", "the passage does not give this number"),
     ("guard: count", "the passage gives another number for what was asked"),
@@ -41,6 +41,11 @@ CHECK_WORDS = (
     ("guard: ordinal", "it changes a place in an order"),
     ("guard: replaced", "it puts another word of the passage in place of one"),
     ("guard: table row", "the value is from another row of the table"),
+    # These say what they found in words of their own: the words are what follows the check's name.
+    ("guard: table column", None),
+    ("guard: named number", None),
+    ("guard: cited work", None),
+    ("guard: subject", None),
     ("guard: not asserted", "the passage does not state it as a fact"),
     ("guard: a reference list entry", "a reference list only names works"),
     ("answer not in passage", "the passage does not hold its words"),
@@ -64,7 +69,14 @@ def check_words(method: str) -> str:
         return f"it could not be translated into {untranslated.group(1)}, the passage's language, to check it"
     checked_in = _CHECKED_IN.match(method)
     rest = method[checked_in.end() :] if checked_in else method
-    words = next((words for start, words in CHECK_WORDS if rest.startswith(start)), rest)
+    # The longest name that starts the method ("guard: named number" before "guard: name").
+    start, words = max(
+        ((start, words) for start, words in CHECK_WORDS if rest.startswith(start)),
+        key=lambda item: len(item[0]),
+        default=("", rest),
+    )
+    if words is None:
+        words = rest[len(start) :].lstrip(": ")
     if checked_in:
         return f"{words} (checked in {checked_in.group(1)} as “{checked_in.group(2)}”)"
     return words

@@ -149,6 +149,14 @@ def test_why_a_sentence_was_removed_is_said_in_words() -> None:
         == "the passage does not read as saying it"
     )
     assert check_words("something new") == "something new"  # a check without words keeps its name
+    # checks that say what they found: their own words, without the check's name ("guard: name" is
+    # not "guard: named number")
+    assert check_words(
+        "guard: named number: the question asks about Debian 16; the rows cited hold none"
+    ) == ("the question asks about Debian 16; the rows cited hold none")
+    assert check_words("guard: table column: the value is from the column 'created'") == (
+        "the value is from the column 'created'"
+    )
 
 
 def test_a_claim_checked_in_another_language_says_so_in_words() -> None:

@@ -61,7 +61,7 @@ def test_a_number_is_mentioned_alone_or_as_a_version_start_never_as_a_dates_part
 
 def test_unmentioned_needs_a_table_or_the_name_written() -> None:
     assert unmentioned("What is the codename of Debian 16?", RELEASES) == (
-        "the question asks about Debian 16; the table has no row for it"
+        "the question asks about Debian 16; the rows cited hold none for it"
     )
     assert unmentioned("When was Debian 10 released?", COLOPHON) == (
         "the question asks about Debian 10; the passage never mentions it"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from citedesk_engine.answer.table_rows import wrong_row
+from citedesk_engine.answer.table_rows import wrong_column, wrong_row
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 
@@ -133,3 +133,45 @@ def test_a_number_of_the_question_names_a_row_by_a_cell_not_by_part_of_a_date() 
     # A whole date names its row.
     row = wrong_row("Forky", releases, "Which release was created on 2027-08-01?")
     assert row is not None and row.named.startswith("15,Duke")
+
+
+# The window session's case: "When was Debian 10 released?" answered with row 10's `created` date,
+# which is also row 9's `release` date, and shown as verified (verifier 0.83).
+FOUR = (
+    "debian.csv\n"
+    "version,codename,series,created,release,eol\n"
+    "8,Jessie,jessie,2013-05-04,2015-04-26,2018-06-17\n"
+    "9,Stretch,stretch,2015-04-26,2017-06-17,2020-07-18\n"
+    "10,Buster,buster,2017-06-17,2019-07-06,2022-09-10\n"
+    "11,Bullseye,bullseye,2019-07-06,2021-08-14,2024-08-14"
+)
+
+
+def test_a_value_of_another_column_of_the_named_row_is_refused() -> None:
+    question = "When was Debian 10 released?"
+    column = wrong_column("2017-06-17", FOUR, question)
+    assert column is not None and (column.asked, column.found) == ("release", "created")
+    assert wrong_column("2019-07-06", FOUR, question) is None
+    verdict = gate().check("2017-06-17", [FOUR], question)
+    assert not verdict.supported and verdict.check == "guard: table column"
+    assert "'created'" in verdict.method and "'release'" in verdict.method
+    assert gate().check("2019-07-06", [FOUR], question).supported
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        # the column picks the row (one of its cells is in the question): the answer is another column's
+        ("10", "Which Debian version was released on 2019-07-06?"),
+        # no column named, or two
+        ("Buster", "What is Debian 10 called?"),
+        ("30", "What is the numeric value of the WARNING level?"),
+        # the column asked for holds the answer (codename and series hold the same word)
+        ("Buster", "What is the codename of Debian 10?"),
+        # rows compared: not one row's cell
+        ("2019-07-06", "Which release came after 2017-06-17?"),
+    ],
+)
+def test_columns_that_pick_rows_or_are_not_asked_for_are_not_checked(answer: str, question: str) -> None:
+    table = LEVELS if "WARNING" in question else FOUR
+    assert wrong_column(answer, table, question) is None

@@ -58,7 +58,8 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         if isinstance(best, list) and best:
             rows = "".join(_considered(b, near.get(str(b.get("unit_id")))) for b in best)
             considered = (
-                "<p>Considered (click one to read it; <b>not an answer</b>, CiteDesk found none):</p>"
+                "<p>Considered (click one to read it; <b>not an answer</b>: CiteDesk found no answer "
+                "in them):</p>"
                 f"<ul>{rows}</ul>"
             )
             listed = {str(b.get("unit_id")) for b in best}
@@ -84,7 +85,8 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         if others:
             links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
             considered += (
-                f"<p>See the closest passages anyway (<b>not an answer</b>; CiteDesk found none): {links}</p>"
+                "<p>See the closest passages anyway (<b>not an answer</b>: CiteDesk found no answer in "
+                f"them): {links}</p>"
             )
         closest = answer.considered[0].document if answer.considered else ""
         if closest and tuple(answer.scope) != (closest,):

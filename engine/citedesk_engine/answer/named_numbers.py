@@ -66,5 +66,6 @@ def unmentioned(question: str, passage: str) -> str:
     )
     if not missing:
         return ""
-    where = "the table has no row for" if table else "the passage never mentions"
+    # A table unit is a run of a table's rows, maybe not all of them: it says nothing of the others.
+    where = "the rows cited hold none for" if table else "the passage never mentions"
     return f"the question asks about {', '.join(missing)}; {where} {'it' if len(missing) == 1 else 'them'}"

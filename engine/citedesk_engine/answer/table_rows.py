@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import DATE_OR_TIME, content_stems, terms
+from .text import DATE_OR_TIME, content_stems, shorten, terms
 
 # A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
 # a space after its commas; "1,200" has one such comma, a row of three cells two).
@@ -54,8 +54,22 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     rows = [passage[a:b] for a, b in spans]
     header_stems = set(content_stems(header))
     row_stems = [terms(row) for row in rows]
+    named = _named_rows(question, rows, header_stems)
+    if named is None:
+        return None
+    wanted = _added(answer, question, header_stems)
+    if not wanted:
+        return None
+    holding = [i for i, stems in enumerate(row_stems) if wanted <= stems]
+    if not holding or any(i in named for i in holding):
+        return None
+    return WrongRow(named=rows[named[0]], found=rows[holding[0]])
+
+
+def _named_rows(question: str, rows: list[str], header_stems: set[str]) -> list[int] | None:
+    """The rows the question names (those holding most of its words that pick rows: words in some
+    data rows but not all, and no column name), or None when it names none."""
     row_keys = [_keys(row) for row in rows]
-    # The question's words that pick rows: in some data rows but not all, and not a column name.
     keys = {
         s
         for s in _keys(question)
@@ -64,14 +78,80 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     if not keys:
         return None
     hits = [len(keys & found) for found in row_keys]
-    named = [i for i, hit in enumerate(hits) if hit == max(hits)]
-    wanted = _added(answer, question, header_stems)
+    return [i for i, hit in enumerate(hits) if hit == max(hits)]
+
+
+@dataclass(frozen=True, slots=True)
+class WrongColumn:
+    asked: str  # the column the question names
+    found: str  # the column the answer's cell is in
+
+
+def wrong_column(answer: str, passage: str, question: str) -> WrongColumn | None:
+    """The column the question asks for and the column `answer` was taken from, when they differ:
+    "When was Debian 10 released?" answered with the row's `created` date, not its `release` one.
+    The question asks for a column when every word of its name is the question's ("released" names
+    `release`) and no cell of that column is in the question (then the column picks a row instead:
+    "Which version was released on 2019-07-06?"); exactly one column must be asked for. The
+    answer's cells are looked for in the rows the question names (all rows when it names none); None
+    when the answer is in no cell, or in a cell of the column asked for."""
+    if not question or _ACROSS_ROWS.search(question):
+        return None
+    table = _table(passage)
+    if table is None:
+        return None
+    header, spans = table
+    separator = _separator(header)
+    columns = [c.strip() for c in header.split(separator)]
+    rows = [passage[a:b] for a, b in spans]
+    cells = [[c.strip().strip('"') for c in row.split(separator)] for row in rows]
+    asked_terms = terms(question)
+    asked = [
+        i
+        for i, name in enumerate(columns)
+        if content_stems(name)
+        and set(content_stems(name)) <= asked_terms
+        and not any(i < len(row) and row[i] and terms(row[i]) <= asked_terms for row in cells)
+    ]
+    if len(asked) != 1:
+        return None
+    wanted = terms(answer) - asked_terms - set(content_stems(header))
     if not wanted:
         return None
-    holding = [i for i, stems in enumerate(row_stems) if wanted <= stems]
-    if not holding or any(i in named for i in holding):
+    named = _named_rows(question, rows, set(content_stems(header))) or range(len(rows))
+    holding = {i for r in named for i, cell in enumerate(cells[r]) if cell and wanted <= terms(cell)}
+    if not holding or asked[0] in holding:
         return None
-    return WrongRow(named=rows[named[0]], found=rows[holding[0]])
+    return WrongColumn(
+        asked=columns[asked[0]], found=columns[min(holding)] if min(holding) < len(columns) else ""
+    )
+
+
+def wrong_cell(answer: str, passage: str, question: str) -> str:
+    """What the gate says when `answer` is a cell of another row or column of the table than the one
+    the question asks about ("table row: ...", "table column: ..."); "" otherwise."""
+    row = wrong_row(answer, passage, question)
+    if row is not None:
+        return (
+            f"table row: the question is about {shorten(row.named, 60)!r}, "
+            f"the answer is from {shorten(row.found, 60)!r}"
+        )
+    column = wrong_column(answer, passage, question)
+    if column is not None:
+        return (
+            f"table column: the value is from the column {column.found!r}, "
+            f"the question asks for {column.asked!r}"
+        )
+    return ""
+
+
+def _separator(header: str) -> str:
+    """The separator that splits the header into cells (as `_ROW_TESTS` reads rows)."""
+    if " | " in header:
+        return " | "
+    if "\t" in header:
+        return "\t"
+    return ","
 
 
 def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int, int]] | None:

@@ -53,7 +53,7 @@ from .named_numbers import unmentioned
 from .polar import is_polar
 from .restated import participant_words, rewritten, roles_swapped
 from .subjects import subject_moved
-from .table_rows import wrong_row
+from .table_rows import wrong_cell
 from .text import (
     NEGATIONS,
     NUMBER_WORDS,
@@ -65,7 +65,6 @@ from .text import (
     negated,
     negation_count,
     numbers,
-    shorten,
     stem,
     words,
 )
@@ -177,7 +176,7 @@ class ClaimVerifier:
         unnamed = unmentioned(question, passage) if question else ""
         if unnamed:
             # "What is the codename of Debian 16?" - "Duke", from Debian 15's row (named_numbers.py).
-            return Verdict(False, f"guard: {unnamed}", 0.0, index, "guard: named number")
+            return Verdict(False, f"guard: named number: {unnamed}", 0.0, index, "guard: named number")
         claim_stems = set(content_stems(claim))
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
@@ -227,18 +226,11 @@ class ClaimVerifier:
             # package" stood on the entry of an R package interfacing with SaTScan). It does say who
             # wrote the work its title names: a short answer to "who" about that work stands on it.
             return Verdict(False, "guard: a reference list entry", coverage, index, "guard: reference")
-        row = wrong_row(claim, passage, question)
-        if row is not None:
+        cell = wrong_cell(claim, passage, question)
+        if cell:
             # Every cell is the passage's word: an answer from the row below the one the question
-            # names passes every other check (table_rows.py).
-            return Verdict(
-                False,
-                f"guard: table row: the question is about {shorten(row.named, 60)!r}, "
-                f"the answer is from {shorten(row.found, 60)!r}",
-                coverage,
-                index,
-                "guard: table row",
-            )
+            # names, or from the column beside the one it asks for, passes every other check.
+            return Verdict(False, f"guard: {cell}", coverage, index, f"guard: {cell.split(':')[0]}")
         if question:
             # Judged as the answer to the question: what it adds to the question is the answer
             # (restating the question proves nothing).
