@@ -188,3 +188,18 @@ def picture(path: Path, lines: Sequence[str], dpi: int = 200) -> Path:
     image = Image.frombytes("RGB", (pixmap.width, pixmap.height), pixmap.samples)
     image.save(path)
     return path
+
+
+class BelievingJudge:
+    """A claim verifier that reads every window as supporting the claim: only a guard can refuse."""
+
+    def supported(self, evidence: str, claim: str, question: str = "") -> float:
+        return 0.95
+
+
+def believing_gate():  # type: ignore[no-untyped-def]
+    """The per-claim gate with a verifier that believes everything (unit tests of one guard)."""
+    from citedesk_engine.answer.verify import ClaimVerifier
+    from citedesk_engine.config import VerifyConfig
+
+    return ClaimVerifier(VerifyConfig(), judge=lambda: BelievingJudge())

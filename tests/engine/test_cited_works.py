@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from citedesk_engine.answer.cited_works import cited_elsewhere
-from citedesk_engine.answer.verify import ClaimVerifier
-from citedesk_engine.config import VerifyConfig
+from factories import believing_gate
 
 # The Rcpp introduction's footnote (benchmarks/realdocs), where the stop 41 window session's wrong
 # answer came from; the footnote number is glued to its first word as PyMuPDF extracts it.
@@ -20,17 +19,6 @@ NARRATIVE = (
     "Noufaily et al. (2013) proposed an improved Farrington method that is less sensitive to past "
     "outbreaks. It is the default of the package."
 )
-
-
-class _Believing:
-    """A claim verifier that reads every answer as supported: only the guard can refuse."""
-
-    def supported(self, evidence: str, claim: str, question: str = "") -> float:
-        return 0.95
-
-
-def _verifier() -> ClaimVerifier:
-    return ClaimVerifier(VerifyConfig(), judge=lambda: _Believing())
 
 
 @pytest.mark.parametrize(
@@ -53,7 +41,7 @@ def _verifier() -> ClaimVerifier:
 )
 def test_cited_authors_answer_no_question_about_another_work(claim: str, passage: str, question: str) -> None:
     assert cited_elsewhere(claim, passage, question)
-    verdict = _verifier().check(claim, [passage], question)
+    verdict = believing_gate().check(claim, [passage], question)
     assert not verdict.supported and verdict.check == "guard: cited work", verdict.method
     assert "authors of a work the passage cites" in verdict.method
 
@@ -63,12 +51,12 @@ def test_the_names_must_be_cited_together_for_the_work_asked_about() -> None:
     question = "Who are the authors of the Rcpp introduction paper?"
     reason = cited_elsewhere("Eddelbuettel and Horner", LITTLER, question)
     assert "(Eddelbuettel and Horner, 2021)" in reason and "about 'The littler package" in reason
-    verdict = _verifier().check("Eddelbuettel and Horner", [LITTLER], question)
+    verdict = believing_gate().check("Eddelbuettel and Horner", [LITTLER], question)
     assert not verdict.supported and verdict.check == "guard: cited work", verdict.method
 
 
 def test_a_reference_entry_says_who_wrote_the_work_it_names() -> None:
-    verifier = _verifier()
+    verifier = believing_gate()
     question = "Who wrote the LINPACK users' guide?"
     assert verifier.check("Dongarra, Moler, Bunch and Stewart", [LITTLER], question).supported
     # the entry stays no evidence for what the work claims (the reference-list guard)
@@ -104,7 +92,7 @@ def test_a_reference_entry_says_who_wrote_the_work_it_names() -> None:
 )
 def test_other_answers_are_left_to_the_other_checks(claim: str, passage: str, question: str) -> None:
     assert cited_elsewhere(claim, passage, question) == ""
-    assert _verifier().check(claim, [passage], question).supported
+    assert believing_gate().check(claim, [passage], question).supported
 
 
 def test_a_year_in_parentheses_that_is_no_citation_is_not_read_as_one() -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from citedesk_engine.answer.named_numbers import mentioned, named_numbers, unmentioned
-from citedesk_engine.answer.verify import ClaimVerifier
-from citedesk_engine.config import VerifyConfig
+from factories import believing_gate
 
 # The last rows of Debian's release table (distro-info-data's debian.csv, ISC), as a table unit: its
 # header as context, then the rows.
@@ -77,13 +76,6 @@ def test_unmentioned_needs_a_table_or_the_name_written() -> None:
     )
 
 
-class _Believing:
-    """A claim verifier that reads every answer as supported: only the guard can refuse."""
-
-    def supported(self, evidence: str, claim: str, question: str = "") -> float:
-        return 0.95
-
-
 @pytest.mark.parametrize(
     ("claim", "passage", "question"),
     [
@@ -97,7 +89,7 @@ class _Believing:
 def test_the_gate_refuses_an_answer_from_a_passage_that_speaks_of_other_numbers(
     claim: str, passage: str, question: str
 ) -> None:
-    verdict = ClaimVerifier(VerifyConfig(), judge=lambda: _Believing()).check(claim, [passage], question)
+    verdict = believing_gate().check(claim, [passage], question)
     assert not verdict.supported
     assert verdict.check == "guard: named number"
     assert "the question asks about Debian" in verdict.method
@@ -118,12 +110,10 @@ def test_the_gate_refuses_an_answer_from_a_passage_that_speaks_of_other_numbers(
 def test_the_guard_lets_an_answer_from_a_passage_that_mentions_it_through(
     claim: str, passage: str, question: str
 ) -> None:
-    verdict = ClaimVerifier(VerifyConfig(), judge=lambda: _Believing()).check(claim, [passage], question)
+    verdict = believing_gate().check(claim, [passage], question)
     assert verdict.check != "guard: named number"
 
 
 def test_without_a_question_the_guard_does_not_run() -> None:
-    verdict = ClaimVerifier(VerifyConfig(), judge=lambda: _Believing()).check(
-        "Debian 16 is codenamed Duke.", [RELEASES]
-    )
+    verdict = believing_gate().check("Debian 16 is codenamed Duke.", [RELEASES])
     assert verdict.check != "guard: named number"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from citedesk_engine.answer.subjects import subject_moved
-from citedesk_engine.answer.verify import ClaimVerifier
-from citedesk_engine.config import VerifyConfig
+from factories import believing_gate
 
 # The surveillance paper's section 3 (benchmarks/realdocs), where stop 40's wiki session found it.
 SURVEILLANCE = (
@@ -16,13 +15,6 @@ SURVEILLANCE = (
 )
 
 
-class _Believing:
-    """A claim verifier that reads every window as supporting the claim: only a guard refuses."""
-
-    def supported(self, evidence: str, claim: str, question: str = "") -> float:
-        return 0.95
-
-
 def test_the_description_of_another_sentences_subject_is_refused() -> None:
     claim = (
         "Farrington is a Bayesian counterpart to the methods introduced by Farrington, Andrews, Beale, "
@@ -30,7 +22,7 @@ def test_the_description_of_another_sentences_subject_is_refused() -> None:
     )
     reason = subject_moved(claim, SURVEILLANCE)
     assert "'Bayesian counterpart' of 'BODA" in reason and "not of 'Farrington'" in reason
-    verdict = ClaimVerifier(VerifyConfig(), judge=lambda: _Believing()).check(claim, [SURVEILLANCE])
+    verdict = believing_gate().check(claim, [SURVEILLANCE])
     assert not verdict.supported and verdict.check == "guard: subject", verdict.method
 
 

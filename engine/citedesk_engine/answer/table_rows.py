@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..index.table_keys import cell_separator
 from .text import DATE_OR_TIME, content_stems, shorten, terms
 
 # A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
@@ -45,13 +46,10 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     """The row the question names and the row `answer` was taken from, when they differ; None when
     the passage is not a table, the question names no row or compares rows, or the answer is found
     in a named row (or in no single row)."""
-    if not question or _ACROSS_ROWS.search(question):
-        return None
-    table = _table(passage)
+    table = _about_one_row(passage, question)
     if table is None:
         return None
-    header, spans = table
-    rows = [passage[a:b] for a, b in spans]
+    header, rows = table
     header_stems = set(content_stems(header))
     row_stems = [terms(row) for row in rows]
     named = _named_rows(question, rows, header_stems)
@@ -95,15 +93,12 @@ def wrong_column(answer: str, passage: str, question: str) -> WrongColumn | None
     "Which version was released on 2019-07-06?"); exactly one column must be asked for. The
     answer's cells are looked for in the rows the question names (all rows when it names none); None
     when the answer is in no cell, or in a cell of the column asked for."""
-    if not question or _ACROSS_ROWS.search(question):
-        return None
-    table = _table(passage)
+    table = _about_one_row(passage, question)
     if table is None:
         return None
-    header, spans = table
-    separator = _separator(header)
+    header, rows = table
+    separator = cell_separator(header)
     columns = [c.strip() for c in header.split(separator)]
-    rows = [passage[a:b] for a, b in spans]
     cells = [[c.strip().strip('"') for c in row.split(separator)] for row in rows]
     asked_terms = terms(question)
     asked = [
@@ -145,13 +140,16 @@ def wrong_cell(answer: str, passage: str, question: str) -> str:
     return ""
 
 
-def _separator(header: str) -> str:
-    """The separator that splits the header into cells (as `_ROW_TESTS` reads rows)."""
-    if " | " in header:
-        return " | "
-    if "\t" in header:
-        return "\t"
-    return ","
+def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
+    """The header and data rows of a table passage, for a question about one row of it; None when
+    the passage is no table or the question compares or orders rows."""
+    if not question or _ACROSS_ROWS.search(question):
+        return None
+    table = _table(passage)
+    if table is None:
+        return None
+    header, spans = table
+    return header, [passage[a:b] for a, b in spans]
 
 
 def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int, int]] | None:

@@ -41,7 +41,8 @@ def normal_key(text: str) -> str:
     return key
 
 
-def _separator(header: str) -> str:
+def cell_separator(header: str) -> str:
+    """What splits a table's rows into cells, as its header row shows."""
     if " | " in header:
         return " | "
     if "\t" in header:
@@ -54,7 +55,7 @@ def row_keys(unit: EvidenceUnit) -> set[str]:
     if not unit.context:
         return set()
     header = unit.context.strip()
-    separator = _separator(header)
+    separator = cell_separator(header)
     keys = set()
     for line in unit.passage.splitlines():
         line = line.strip()
