@@ -377,6 +377,25 @@ def test_long_trace_rows_are_whole_in_their_tooltips_and_copied_whole(qtbot) -> 
     assert method.strip() in QGuiApplication.clipboard().text()
 
 
+def test_a_new_answers_trace_opens_at_its_start(qtbot) -> None:
+    """The real-window session: the Trace stayed scrolled to the right when the next answer came."""
+    from citedesk_desktop.widgets.trace_view import TraceView
+    from citedesk_engine.types import Answer, Decision, StageTrace
+
+    trace = TraceView()
+    qtbot.addWidget(trace)
+    trace.resize(400, 300)
+    trace.show()
+    stages = tuple(StageTrace(f"stage {i}", 1, 1, 1.0, {"note": "x" * 70}) for i in range(40))
+    trace.show_answer(Answer("Q?", Decision.ANSWERED, "", (), (), (), stages))
+    sideways, down = trace.tree.horizontalScrollBar(), trace.tree.verticalScrollBar()
+    qtbot.waitUntil(lambda: sideways.maximum() > 0 and down.maximum() > 0)
+    sideways.setValue(sideways.maximum())
+    down.setValue(down.maximum())
+    trace.show_answer(Answer("Another?", Decision.ANSWERED, "", (), (), (), stages))
+    assert sideways.value() == 0 and down.value() == 0
+
+
 def test_a_csv_or_text_citation_says_which_lines_of_the_file_it_is(qtbot) -> None:
     """The header said "text" for a CSV row: where in the file was it?"""
     viewer = EvidenceViewer()

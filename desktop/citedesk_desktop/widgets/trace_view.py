@@ -68,6 +68,9 @@ class TraceView(QWidget):
             item = _item(trace, refused_as)
             self.tree.addTopLevelItem(item)
             item.setExpanded(trace.stage == refusing)
+        # A new answer's trace opens at its start, not where the last one was scrolled to.
+        self.tree.horizontalScrollBar().setValue(0)
+        self.tree.scrollToTop()
 
     def refusing_stage(self) -> str | None:
         """The trace stage that refused, or none when the answer stands. Gates are traced under the
