@@ -225,3 +225,28 @@ def test_closest_passages_of_one_page_are_told_apart_by_their_first_words(qtbot)
     assert "vader.pdf, page 5 (“We collected intensity ratings on…”)" in text
     assert "vader.pdf, page 5 (“Ratings were obtained using Amazon…”)" in text
     assert "vader.pdf, page 9 ·" not in text and "vader.pdf, page 9" in text and "(“The F1" not in text
+
+
+def test_what_the_engine_is_doing_is_said_until_the_answer_comes(qtbot) -> None:
+    """A window session: for the seconds before the first word streamed, only the status bar said
+    "Working…"."""
+    from citedesk_engine.events import StageStarted
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    asked = []
+    pane.ask_requested.connect(lambda *args: asked.append(args))
+    pane.question.setPlainText("What is Debian 12 called?")
+    pane.ask_button.click()
+    assert asked
+    pane.on_event(StageStarted("extract", "/docs/a.pdf"))  # an ingest's stage says nothing here
+    assert "…" not in pane.transcript.toPlainText()
+    pane.on_event(StageStarted("retrieve", "What is Debian 12 called?"))
+    assert "Searching the library…" in pane.transcript.toPlainText()
+    pane.on_event(StageStarted("generate", "What is Debian 12 called?"))
+    text = pane.transcript.toPlainText()
+    assert "Writing the answer from the passages…" in text and "Searching" not in text
+    pane.show_answer(cited(source("/docs/debian.csv", "debian.csv")))
+    assert "Writing the answer" not in pane.transcript.toPlainText()
+    pane.on_event(StageStarted("retrieve", "late"))  # nothing asked: nothing said
+    assert "Searching" not in pane.transcript.toPlainText()

@@ -36,6 +36,17 @@ from PySide6.QtWidgets import (
 from .answer_html import answer_html, stopped_html
 from .question_box import MENTION, QuestionBox
 
+# The stages of a question (answer/flow.py) in a reader's words, shown until the answer comes.
+DOING = {
+    "follow-up": "Reading the question with the conversation…",
+    "reformulate": "Putting the question into the library's languages…",
+    "retrieve": "Searching the library…",
+    "deep": "Searching further…",
+    "relevance": "Weighing the passages found…",
+    "generate": "Writing the answer from the passages…",
+    "verify": "Checking each sentence against its passage…",
+}
+
 
 class ChatPane(QWidget):
     # question, conversation id or None, the documents to ask in (ids; empty: the whole library)
@@ -63,6 +74,7 @@ class ChatPane(QWidget):
         self._asked = False  # the last block is a question waiting for its answer
         self._stream: list[str] = []
         self._stopping = ""  # shown under the streamed text while a stop takes effect
+        self._doing = ""  # what the engine is doing for the question asked, in words, until it answers
         self._flush = QTimer(self)
         self._flush.setInterval(60)  # tokens are coalesced: one repaint per 60 ms, not per token
         self._flush.timeout.connect(self._render)
@@ -262,11 +274,16 @@ class ChatPane(QWidget):
             self._stream.append(f"(looking up: {event.subject}) ")
             if not self._flush.isActive():
                 self._flush.start()
+        elif isinstance(event, StageStarted) and self._asked and event.stage in DOING:
+            # Retrieval and the gates take seconds before the first word streams: say what is done.
+            self._doing = DOING[event.stage]
+            self._render()
 
     def show_answer(self, answer: Answer) -> None:
         self._flush.stop()
         self._stream = []
         self._stopping = ""
+        self._doing = ""
         self.conversation = answer.conversation
         if self._asked:
             self._blocks.pop()  # the question as typed; _append shows it with its answer
@@ -292,6 +309,7 @@ class ChatPane(QWidget):
         self._stream = []
         self._asked = False
         self._stopping = ""
+        self._doing = ""
         self._blocks.append(stopped_html(partial))
         self._render()
 
@@ -302,6 +320,7 @@ class ChatPane(QWidget):
         partial = "".join(self._stream).strip()
         self._stream = []
         self._asked = False
+        self._doing = ""
         if partial:
             self._blocks.append(stopped_html(partial))
         self._blocks.append(f"<p style='color:#c62828'>{html.escape(message)}</p>")
@@ -410,6 +429,8 @@ class ChatPane(QWidget):
         body = "".join(self._blocks)
         if self._stream:
             body += f"<p style='color:gray'><i>{html.escape(''.join(self._stream))}</i></p>"
+        if self._doing and self._asked and not self._stopping:
+            body += f"<p style='color:gray'>{html.escape(self._doing)}</p>"
         if self._stopping:
             body += f"<p style='color:#c62828'>{html.escape(self._stopping)}</p>"
         if not body:
