@@ -56,7 +56,9 @@ class Aside:
 
 _AI = (
     r"(?:ai|a\.i\.|artificial intelligence|(?:ai |virtual |digital )?assistants?|chat ?bots?|"
-    r"(?:large )?language models?|llms?|gpt[\w.-]*|chatgpt|claude|gemini|copilot|"
+    # "GPT" alone is mostly the GUID partition table ("switch between GPT and MBR, you need to ..."):
+    # a model is named with its number (GPT-4, gpt-3.5) or as ChatGPT.
+    r"(?:large )?language models?|llms?|gpt-?\d[\w.-]*|chatgpt|claude|gemini|copilot|"
     r"ai (?:systems?|models?|tools?|agents?)|bots?)"
 )
 _DIRECTIVE = (
@@ -77,7 +79,10 @@ _INSTRUCTION = re.compile(
             rf"\b(?:instructions?|notes?|message|attention|warning)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?{_AI}\b",
             rf"\b(?:if|when) you are (?:an? )?{_AI}\b",
             rf"\b{_AI}\b[^.!?\n]{{0,80}}?\b{_DIRECTIVE}",
-            r"\b(?:answer|respond to|reply to) (?:every|all|any|each) (?:questions?|queries|users?)\b",
+            # "answer every question with: ..."; not a form's or a tutorial's "Answer all questions." to
+            # its human reader (Debian's manual, after "# adduser fish").
+            r"\b(?:answer|respond to|reply to) (?:every|all|any|each) (?:questions?|queries|users?)"
+            r"\s*(?::|with\b|by (?:saying|stating|writing)\b)",
             r"\bwhen (?:asked|questioned) about\b[^.!?\n]{0,80}?\b(?:answer|say|respond|reply|state)\b",
             # Chat-template and prompt markers. A heading "### Instruction:" is one, alone on its line
             # or with a colon; "## System calls and man pages" (Node.js's manual) is a heading.
