@@ -26,6 +26,12 @@ def test_a_tables_citation_names_its_file_once_and_a_section_beside_it(qtbot) ->
     assert "debian.csv" in text and "debian.csv, debian.csv" not in text
     pane.show_answer(cited(source("/docs/book.xlsx", "quakes")))
     assert "book.xlsx, quakes" in pane.transcript.toPlainText()
+    # a sheet is its sheet and a slide its slide, not "page 4" (a window session)
+    pane.show_answer(cited(source("/docs/data.xlsx", "quakes", page=4)))
+    assert "data.xlsx, quakes" in pane.transcript.toPlainText()
+    assert "data.xlsx, page 4" not in pane.transcript.toPlainText()
+    pane.show_answer(cited(source("/docs/talk.pptx", "Results", page=4)))
+    assert "talk.pptx, slide 4" in pane.transcript.toPlainText()
 
 
 def test_a_generation_refusal_does_not_show_the_models_refusal_phrase(qtbot) -> None:

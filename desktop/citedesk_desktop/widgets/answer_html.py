@@ -182,10 +182,21 @@ def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
     return f"{where} (“{html.escape(opening)}…”)"
 
 
+# A spreadsheet's "page" is its sheet and a presentation's its slide: said as such ("book.xlsx,
+# quakes" and "talk.pptx, slide 4", not "page 4").
+_SPREADSHEETS = frozenset({".xlsx", ".xlsm", ".xls"})
+_SLIDES = frozenset({".pptx", ".ppt"})
+
+
 def _where(source: SourceRef) -> str:
     """ "paper.pdf, page 4", or by its authors when they are known ("Hutto and Gilbert 2014, page 5")."""
     name = source.about.label or Path(source.path).name
-    if source.page:
+    suffix = Path(source.path).suffix.lower()
+    if source.page and suffix in _SPREADSHEETS and source.section:  # its sheet, by name
+        place = f", {html.escape(source.section)}"
+    elif source.page and suffix in _SLIDES:
+        place = f", slide {source.page}"
+    elif source.page:
         place = f", page {source.page}"
     elif source.section and source.section != name:  # a CSV's table is titled by its file name
         place = f", {html.escape(source.section)}"
