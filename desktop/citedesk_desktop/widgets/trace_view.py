@@ -68,6 +68,7 @@ class TraceView(QWidget):
             item = _item(trace, refused_as)
             self.tree.addTopLevelItem(item)
             item.setExpanded(trace.stage == refusing)
+            _span_details(item)
         # A new answer's trace opens at its start, not where the last one was scrolled to.
         self.tree.horizontalScrollBar().setValue(0)
         self.tree.scrollToTop()
@@ -133,9 +134,21 @@ def _item(trace: StageTrace, refused_as: str) -> QTreeWidgetItem:
 
 
 def _detail(key: str, value: object) -> QTreeWidgetItem:
-    row = QTreeWidgetItem([key, "", "", "", _short(value, 300)])
-    row.setToolTip(len(COLUMNS) - 1, _whole(value))
+    """A row of a stage's details ("a passage's scores"), its text in the first column, which the tree
+    spans across all of them (show_answer): in the Figures column it stood right of the stage's
+    widest name, off screen in a narrow pane (window session: blank rows)."""
+    text = _short(value, 300)
+    row = QTreeWidgetItem([f"{key}: {text}" if key else text])
+    row.setToolTip(0, _whole(value))
     return row
+
+
+def _span_details(item: QTreeWidgetItem) -> None:
+    """The detail rows under a stage (a group's name, a passage's scores) span all columns."""
+    for index in range(item.childCount()):
+        child = item.child(index)
+        child.setFirstColumnSpanned(True)
+        _span_details(child)
 
 
 def _whole(value: object) -> str:
