@@ -37,7 +37,7 @@ def test_a_tables_citation_names_its_file_once_and_a_section_beside_it(qtbot) ->
 def test_a_generation_refusal_does_not_show_the_models_refusal_phrase(qtbot) -> None:
     pane = ChatPane()
     qtbot.addWidget(pane)
-    reason = "The passages found are about this question, but the model found no answer in them."
+    reason = "The model read the passages that came closest to the question and found no answer in them."
     refusal = Refusal(Stage.GENERATION, reason, {"generated": "NOT IN PASSAGES"})
     pane.show_answer(Answer("Who funded it?", Decision.REFUSED, "", (), (), (), (), refusal=refusal))
     text = pane.transcript.toPlainText()

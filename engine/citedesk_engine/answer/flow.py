@@ -258,7 +258,8 @@ class AnswerFlow:
             return run.refuse(
                 Refusal(
                     Stage.GENERATION,
-                    "The passages found are about this question, but the model found no answer in them.",
+                    "The model read the passages that came closest to the question and found no answer in "
+                    "them.",
                     {
                         "read": [
                             {"unit_id": c.unit.unit_id, "document": c.unit.document, "page": c.unit.page}
