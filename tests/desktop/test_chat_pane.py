@@ -28,7 +28,7 @@ def test_a_tables_citation_names_its_file_once_and_a_section_beside_it(qtbot) ->
     assert "book.xlsx, quakes" in pane.transcript.toPlainText()
     # a sheet is its sheet and a slide its slide, not "page 4" (a window session)
     pane.show_answer(cited(source("/docs/data.xlsx", "quakes", page=4)))
-    assert "data.xlsx, quakes" in pane.transcript.toPlainText()
+    assert "data.xlsx, sheet quakes" in pane.transcript.toPlainText()
     assert "data.xlsx, page 4" not in pane.transcript.toPlainText()
     pane.show_answer(cited(source("/docs/talk.pptx", "Results", page=4)))
     assert "talk.pptx, slide 4" in pane.transcript.toPlainText()

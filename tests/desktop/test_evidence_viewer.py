@@ -420,6 +420,10 @@ def test_a_csv_or_text_citation_says_which_lines_of_the_file_it_is(qtbot) -> Non
     viewer.show_source(page)
     viewer.show_text("/docs/howto.html", "Level | Numeric value\nERROR | 40")
     assert ", Logging Levels ·" in viewer.header.text()
+    # a spreadsheet's "page" is its sheet (a window session: "page 4" for the quakes sheet)
+    sheet = SourceRef("u4", "/docs/data.xlsx", "/docs/data.xlsx", 4, (), 0, 5, "-20.42", "quakes")
+    viewer.show_source(sheet)
+    assert "data.xlsx</b>, sheet quakes ·" in viewer.header.text()
 
 
 def test_a_citation_in_a_picture_shows_the_picture_with_the_passage_marked_and_says_it_was_ocrd(

@@ -188,16 +188,21 @@ _SPREADSHEETS = frozenset({".xlsx", ".xlsm", ".xls"})
 _SLIDES = frozenset({".pptx", ".ppt"})
 
 
+def page_words(path: str, page: int, section: str = "") -> str:
+    """A page as its document calls it: "page 4", "slide 4", or a spreadsheet's "sheet quakes"."""
+    suffix = Path(path).suffix.lower()
+    if suffix in _SPREADSHEETS:
+        return f"sheet {section}" if section else f"sheet {page}"
+    if suffix in _SLIDES:
+        return f"slide {page}"
+    return f"page {page}"
+
+
 def _where(source: SourceRef) -> str:
     """ "paper.pdf, page 4", or by its authors when they are known ("Hutto and Gilbert 2014, page 5")."""
     name = source.about.label or Path(source.path).name
-    suffix = Path(source.path).suffix.lower()
-    if source.page and suffix in _SPREADSHEETS and source.section:  # its sheet, by name
-        place = f", {html.escape(source.section)}"
-    elif source.page and suffix in _SLIDES:
-        place = f", slide {source.page}"
-    elif source.page:
-        place = f", page {source.page}"
+    if source.page:
+        place = f", {html.escape(page_words(source.path, source.page, source.section))}"
     elif source.section and source.section != name:  # a CSV's table is titled by its file name
         place = f", {html.escape(source.section)}"
     else:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .answer_html import page_words
 from .buttons import tool_button
 
 HIGHLIGHT = QColor(255, 213, 79, 110)
@@ -252,7 +253,7 @@ class EvidenceViewer(QWidget):
                 lines = f"line {first}" if first == last else f"lines {first}–{last}"
                 where = f"{where}, {lines}" if titled else lines
         elif page == source.page:
-            where = f"page {source.page}"
+            where = page_words(source.path, source.page, source.section)
         else:
             where = f"page {page} (the passage is on page {source.page})"
         confidence = source.ocr_confidence
