@@ -44,6 +44,9 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     # These say what they found in words of their own: the words are what follows the check's name.
     ("guard: table column", None),
     ("guard: named number", None),
+    ("guard: code name", None),
+    ("guard: cited number", None),
+    ("guard: items", None),
     ("guard: cited work", None),
     ("guard: subject", None),
     ("guard: not asserted", "the passage does not state it as a fact"),

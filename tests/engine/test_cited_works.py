@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from citedesk_engine.answer.cited_works import cited_elsewhere
+from citedesk_engine.answer.cited_works import bibliographic_only, cited_elsewhere
 from factories import believing_gate
 
 # The Rcpp introduction's footnote (benchmarks/realdocs), where the stop 41 window session's wrong
@@ -113,3 +113,46 @@ def test_dates_in_parentheses_are_no_citations(passage: str) -> None:
         cited_elsewhere("November 2, 1974", passage, "When was the rapper who sang Hot in Herre born?") == ""
     )
     assert cited_elsewhere("Nelly", passage, "Who is Cornell Haynes Jr.?") == ""
+
+
+# The Rcpp introduction's reference list (Eddelbuettel and Balamuta 2018, GPL-2+): the passage the
+# answer "40" to "How many CRAN packages depend on Rcpp?" was taken from.
+RCPP_REFERENCES = (
+    "“Rcpp: Seamless R and C++ Integration.” Journal of Statistical Software, 40(8), 1–18. doi: "
+    "10.18637/jss.v040.i08. URL https://doi.org/10.18637/jss.v040.i08. Eddelbuettel D, François R "
+    "(2022a). Frequently Asked Questions About Rcpp. Vignette included in R package Rcpp."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "question"),
+    [
+        ("40", RCPP_REFERENCES, "How many CRAN packages depend on Rcpp?"),
+        ("18", RCPP_REFERENCES, "How many unit tests does Rcpp have?"),
+        ("Rcpp is used by 40 packages.", RCPP_REFERENCES, ""),
+        ("12", "See Smith J (2001). A study. Nature, 410(6), 12-19.", "How many sites were studied?"),
+        ("5", "as shown before (pp. 5-9)", "How many steps are there?"),
+    ],
+)
+def test_a_cited_works_volume_or_pages_count_nothing(claim: str, passage: str, question: str) -> None:
+    assert bibliographic_only(claim, passage, question)
+    verdict = believing_gate().check(claim, [passage], question)
+    assert not verdict.supported
+    assert verdict.check == "guard: cited number"
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "question"),
+    [
+        # asked for the place in the journal
+        ("40", RCPP_REFERENCES, "In which volume of the journal did it appear?"),
+        ("1–18", RCPP_REFERENCES, "On which pages was it printed?"),
+        # the number stands outside the reference too
+        ("40", "Some 40 packages use it. Journal of Statistical Software, 40(8), 1–18.", "How many?"),
+        # a year in parentheses and a count beside a year are no volume
+        ("25", "The town grew by 25 (2011 figures).", "By how much did the town grow?"),
+        ("2022", RCPP_REFERENCES, "When was the FAQ vignette written?"),
+    ],
+)
+def test_numbers_a_reference_does_not_hold_alone_pass(claim: str, passage: str, question: str) -> None:
+    assert bibliographic_only(claim, passage, question) == ""

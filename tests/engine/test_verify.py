@@ -602,3 +602,27 @@ def test_the_passage_that_says_the_claim_whole_decides_over_an_earlier_partial_o
     assert verdict.supported and verdict.passage == 1 and verdict.score >= 0.99
     alone = verifier.check(claim, [partial])
     assert alone.supported and alone.passage == 0 and alone.score < 0.99
+
+
+# Python 3.11's logging HOWTO (PSF-2.0), "Configuring Logging for a Library": two sentences hold the
+# same share of "a library should (not) attach its own handlers to its loggers"; the second says it.
+LIBRARY_LOGGING = (
+    "If an organisation produces a number of libraries, then the logger name specified can be "
+    "‘orgname.foo’ rather than just ‘foo’. Note It is strongly advised that you do not log to the root "
+    "logger in your library. Logging to the root logger will make it difficult or impossible for the "
+    "application developer to configure the logging verbosity or handlers of your library as they wish. "
+    "Note It is strongly advised that you do not add any handlers other than NullHandler to your "
+    "library’s loggers."
+)
+
+
+def test_of_windows_holding_as_much_of_the_claim_the_one_most_about_it_decides() -> None:
+    from factories import believing_gate
+
+    gate = believing_gate()
+    dropped = gate.check("A library should attach its own handlers to its loggers.", [LIBRARY_LOGGING])
+    assert not dropped.supported
+    # the negation, not the supposition before it that shares two of the claim's four words
+    assert dropped.check == "guard: negation", dropped
+    kept = gate.check("A library should not attach its own handlers to its loggers.", [LIBRARY_LOGGING])
+    assert kept.supported, kept

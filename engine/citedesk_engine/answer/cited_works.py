@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .text import content_stems, names, shorten, stem, tokens
+from .text import content_stems, names, numbers, shorten, stem, tokens
 
 _YEAR = r"(?:19|20)\d\d[a-z]?"
 # "(Eddelbuettel and Horner, 2021)", "(R Core Team, 2021a)", "(see Höhle 2007; Salmon et al. 2016)":
@@ -63,6 +63,20 @@ _ENTRY_YEAR = re.compile(rf"\(\s*{_YEAR}\s*\)\.\s")
 _ENTRY_START = re.compile(r"(?<=[a-z0-9)\]][a-z0-9)\]])[.!?][\"”’]?\s")
 
 
+# Where a reference gives a cited work's place rather than a count of anything: volume and issue with
+# their pages ("40(8), 1–18", "72(1):2-9"), pages ("pp. 12-18", "p. 5"), a volume or number written
+# out ("Vol. 3", "no. 4"), a DOI or a URL ("doi: 10.18637/jss.v040.i08").
+_BIBLIOGRAPHIC = re.compile(
+    r"\b\d{1,4}\s*\(\d{1,3}(?:[–-]\d{1,3})?\)(?:\s*[,:]\s*(?:pp?\.\s*)?\d+(?:\s*[–-]\s*\d+)?)?"
+    r"|\bpp?\.\s*\d+(?:\s*[–-]\s*\d+)?"
+    r"|\b(?:vol(?:ume)?\.?|no\.|issue)\s*\d+"
+    r"|\bdoi:?\s*\S+|\bhttps?://\S+",
+    re.IGNORECASE,
+)
+# A question or claim about where a work was published asks for those numbers.
+_ABOUT_PLACE = re.compile(r"\b(?:volumes?|vol|issues?|pages?|pp|doi|url)\b", re.IGNORECASE)
+
+
 @dataclass(frozen=True, slots=True)
 class _Citation:
     start: int  # the characters of the passage naming the cited authors
@@ -83,6 +97,23 @@ def cited_elsewhere(claim: str, passage: str, question: str) -> str:
         f"{shorten(passage[cited.shown.start : cited.shown.end], 80)!r}, "
         f"about {shorten(cited.shown.work.strip(), 60)!r}"
     )
+
+
+def bibliographic_only(claim: str, passage: str, question: str = "") -> str:
+    """What the guard says when a number of the claim stands in the passage only as a cited work's
+    volume, issue, pages, DOI or URL ("How many CRAN packages depend on Rcpp?" - "40", from "Journal of
+    Statistical Software, 40(8), 1–18"); "" otherwise, or when the claim or question asks about those."""
+    if _ABOUT_PLACE.search(claim) or _ABOUT_PLACE.search(question):
+        return ""
+    stated = numbers(passage)
+    if not stated:
+        return ""
+    elsewhere = numbers(_BIBLIOGRAPHIC.sub(" ", passage))
+    only_there = sorted(n for n in numbers(claim) & stated if n not in elsewhere)
+    if not only_there:
+        return ""
+    verb = "is" if len(only_there) == 1 else "are"
+    return f"{', '.join(only_there)} {verb} only a cited work's volume, issue or pages there"
 
 
 def names_cited_work(claim: str, passage: str, question: str) -> bool:

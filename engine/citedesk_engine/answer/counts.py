@@ -59,3 +59,29 @@ def count_for_place_or_person(answer_stems: set[str], question: str) -> bool:
         and bool(answer_stems)
         and all(s.isdigit() or s in NUMBER_WORDS for s in answer_stems)
     )
+
+
+# "What are the five heuristics ...?", "Which two compounds ...?", "Name the three rivers ...": the
+# question asks for that many things (the number written as a word, right after the question word,
+# "the" or a copula; not "Which group has two layers ...?", where it counts something else, nor "What
+# four time winner ...?").
+_ASKS_FOR = re.compile(
+    r"^\W*(?:what|which|name|list)\s+(?:(?:are|were|is|was)\s+)?(?:the\s+)?"
+    r"(?P<count>two|three|four|five|six|seven|eight|nine|ten)\s+(?!times?\b)[^\W\d_]",
+    re.IGNORECASE,
+)
+_ITEM_BREAK = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+
+def too_few_items(claim: str, question: str) -> str:
+    """What the guard says when a short answer names fewer things than the question asks for ("What
+    are the five heuristics VADER uses?" - "grammatical and syntactical conventions", the sentence
+    introducing the list): shown as verified, a part reads as the whole. "" otherwise."""
+    asked = _ASKS_FOR.search(question)
+    if asked is None:
+        return ""
+    wanted = int(NUMBER_WORDS.get(asked.group("count").lower(), asked.group("count")))
+    items = [item for item in _ITEM_BREAK.split(claim.strip().rstrip(".")) if item.strip()]
+    if len(items) >= wanted:
+        return ""
+    return f"the question asks for {asked.group('count').lower()}; the answer names {len(items)}"

@@ -11,7 +11,8 @@ One method, in this order:
    window has another between the same two words, a name, number or word of the passage swapped in:
    one alignment of the two word sequences, restated.rewritten); a reference-list entry supports nothing
    but who wrote the work it names; an
-   answer taken from another row of a table than the one the question names (table_rows.py); a
+   answer taken from another row of a table than the one the question names (table_rows.py), or
+   naming fewer things than the question asks for (counts.py); a
    short answer to "who" made of names the passage gives only as a cited work's authors, when the
    question is not about that work (cited_works.py);
 2. lexical alignment: the share of the claim's content words found in the best-matching window of
@@ -46,24 +47,22 @@ from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted
-from .cited_works import cited_elsewhere, names_cited_work
+from .cited_works import bibliographic_only, cited_elsewhere, names_cited_work
 from .claims import sentences
-from .counts import count_for_place_or_person, counted_elsewhere
+from .code_names import unwritten
+from .counts import count_for_place_or_person, counted_elsewhere, too_few_items
 from .named_numbers import unmentioned
+from .negations import negation_changed
 from .polar import is_polar
-from .restated import participant_words, rewritten, roles_swapped
+from .restated import rewritten, roles_swapped
 from .subjects import subject_moved
 from .table_rows import wrong_cell
 from .text import (
-    NEGATIONS,
     NUMBER_WORDS,
-    STOP_STEMS,
     STOPWORDS,
     answer_length,
     content_stems,
     names,
-    negated,
-    negation_count,
     numbers,
     stem,
     words,
@@ -173,10 +172,16 @@ class ClaimVerifier:
                 index,
                 "bare yes or no",
             )
-        unnamed = unmentioned(question, passage) if question else ""
-        if unnamed:
-            # "What is the codename of Debian 16?" - "Duke", from Debian 15's row (named_numbers.py).
-            return Verdict(False, f"guard: named number: {unnamed}", 0.0, index, "guard: named number")
+        # A thing the question names exactly, by a number ("Debian 16": "Duke" was Debian 15's
+        # codename) or a code name ("getHandlerByName()"), that the passage never writes; a number of
+        # the claim that the passage gives only as a cited work's volume or pages.
+        for what, why in (
+            ("named number", unmentioned(question, passage) if question else ""),
+            ("code name", unwritten(question, passage) if question else ""),
+            ("cited number", bibliographic_only(claim, passage, question)),
+        ):
+            if why:
+                return Verdict(False, f"guard: {what}: {why}", 0.0, index, f"guard: {what}")
         claim_stems = set(content_stems(claim))
         if not claim_stems and question and _count_in(claim, passage):
             # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
@@ -205,7 +210,7 @@ class ClaimVerifier:
             return Verdict(
                 False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index, "guard: name"
             )
-        if _negation_changed(claim, window, question, judged=judge is not None):
+        if negation_changed(claim, window, question, judged=judge is not None):
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if roles_swapped(claim, window):
             return Verdict(False, "guard: roles", coverage, index, "guard: roles")
@@ -278,6 +283,10 @@ class ClaimVerifier:
                     # "How many raters ...?" - "90,000+": a number of the passage, but the count of
                     # the ratings; the passage puts "ten" before the raters.
                     return Verdict(False, f"guard: count: {other}", coverage, index, "guard: count")
+                fewer = too_few_items(claim, question)
+                if fewer:
+                    # "What are the five heuristics ...?" - "grammatical and syntactical conventions".
+                    return Verdict(False, f"guard: items: {fewer}", coverage, index, "guard: items")
                 if count_for_place_or_person(answer_stems, question):
                     # "Where were the ratings obtained?" - "90,000+ ratings": a count answers no
                     # "where" or "who".
@@ -395,15 +404,23 @@ class ClaimVerifier:
         return limit >= 1.0 if certainty is None else certainty < limit
 
     def _best_window(self, claim_stems: set[str], passage: str, question: str) -> tuple[str, float]:
+        """The window holding the largest share of the claim's words; of windows holding as much,
+        the one with the fewest other words, the one most about the claim (the first of those).
+        "A library should attach its own handlers to its loggers" holds as much of "Logging to the
+        root logger will make it difficult ... to configure the ... handlers of your library" as of
+        "It is strongly advised that you do not add any handlers ... to your library's loggers"; the
+        second says it (with a "not"), the first only shares its words."""
         parts = sentences(passage) or [passage]
-        best_text, best_coverage = passage, -1.0
+        best_text, best_coverage, best_size = passage, -1.0, 0
         for size in range(1, self.max_window + 1):
             for start in range(0, max(1, len(parts) - size + 1)):
                 text = " ".join(parts[start : start + size])
                 stems = set(content_stems(text))
                 coverage = sum(1 for s in claim_stems if _matches(s, stems)) / len(claim_stems)
-                if coverage > best_coverage + 1e-9:
-                    best_text, best_coverage = text, coverage
+                if coverage > best_coverage + 1e-9 or (
+                    coverage > best_coverage - 1e-9 and len(stems) < best_size
+                ):
+                    best_text, best_coverage, best_size = text, coverage, len(stems)
         return best_text, max(0.0, best_coverage)
 
     def _similarity(self, claim: str, window: str) -> float:
@@ -413,12 +430,16 @@ class ClaimVerifier:
 
 
 def _not_asserted(claim: str, passage: str, index: int, otherwise: Verdict | None = None) -> Verdict:
-    """The claim's words stand in what the passage does not assert (most of them in one aside):
-    say so, naming what it is; else the verdict the asserted text gave."""
+    """The claim's words stand in what the passage does not assert (half of them or more in one
+    aside, and more than in the asserted text's best window): say so, naming what it is; else the
+    verdict the asserted text gave (a claim refused there for a dropped negation is not refused
+    because a supposition beside it shares two of its words)."""
     claim_stems = set(content_stems(claim))
+    asserted_share = otherwise.score if otherwise is not None else 0.0
     for aside in asides(passage):
         stems = set(content_stems(aside.text))
-        if claim_stems and sum(1 for s in claim_stems if _matches(s, stems)) >= 0.5 * len(claim_stems):
+        share = sum(1 for s in claim_stems if _matches(s, stems)) / len(claim_stems) if claim_stems else 0.0
+        if share >= 0.5 and share > asserted_share + 1e-9:
             what = _ASIDE_NAMES[aside.kind]
             return Verdict(False, f"guard: not asserted: {what}", 0.0, index, "guard: not asserted")
     return otherwise or Verdict(False, "guard: not asserted", 0.0, index, "guard: not asserted")
@@ -507,26 +528,6 @@ def _same_family(a: str, b: str) -> bool:
     return len(short) >= 5 and long_.startswith(short)
 
 
-def _negation_changed(claim: str, window: str, question: str, *, judged: bool) -> bool:
-    """The claim says "not" where the passage does not, or the other way round. Judged as an answer,
-    a negation the question states is the user's; and with the verifier reading the answer, only an
-    added negation is vetoed here (a short answer beside a "not" of its sentence is not a dropped one)."""
-    said, found = negated(claim), negated(window)
-    # Said again word for word, every negation of the stretch must be said again, question or not:
-    # "must not be discharged without a follow-up" is not "must be discharged without a follow-up",
-    # and a question that says "without" does not make the dropped "not" the user's.
-    stretch = _covered_stretch(claim, window)
-    if stretch is not None and negation_count(stretch) != negation_count(
-        participant_words(claim, stemmed=False)
-    ):
-        return True
-    if not question:
-        return said != found
-    if said == negated(question):
-        return False
-    return said != found and (said or not judged)
-
-
 def _matches(stem_: str, stems: set[str]) -> bool:
     if stem_ in stems:
         return True
@@ -556,33 +557,3 @@ def _value(token: str) -> float | None:
         return float(token.replace(",", ""))
     except ValueError:
         return None
-
-
-def _covered_stretch(claim: str, window: str) -> list[str] | None:
-    """The words of the window from the first to the last of the claim's content words, when the claim
-    holds every content word of that stretch and the stretch every one of the claim's: the claim says
-    the stretch again, its words perhaps reordered and its negations perhaps dropped. The stretch takes
-    in the stopwords and negations right before and after it within its sentence ("None of six
-    dimensions displayed ..." / "... was displayed by none of six dimensions"). None otherwise."""
-    claim_stems = participant_words(claim)
-    content = set(claim_stems) - STOP_STEMS - NEGATIONS
-    window_stems: list[str] = []
-    window_words: list[str] = []
-    for sentence in sentences(window) or [window]:
-        window_stems += [*participant_words(sentence), _BOUNDARY]
-        window_words += [*participant_words(sentence, stemmed=False), _BOUNDARY]
-    found = [i for i, w in enumerate(window_stems) if w in content]
-    if not found or not content <= set(window_stems):
-        return None
-    lo, hi = min(found), max(found) + 1
-    if set(window_stems[lo:hi]) - STOP_STEMS - NEGATIONS - content - {_BOUNDARY}:
-        return None
-    edge = STOP_STEMS | NEGATIONS
-    while lo > 0 and window_stems[lo - 1] in edge:
-        lo -= 1
-    while hi < len(window_stems) and window_stems[hi] in edge:
-        hi += 1
-    return [w for w in window_words[lo:hi] if w != _BOUNDARY]
-
-
-_BOUNDARY = "<.>"  # between the window's sentences: a stretch takes in no word across it

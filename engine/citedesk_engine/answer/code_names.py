@@ -1,0 +1,54 @@
+"""A function, option or file the question names by its code name, and a passage that never writes it.
+
+"Which Python version added logging.getHandlerByName()?" was answered "3.2" from the logging HOWTO's
+"In Python 3.2 and later, the behaviour is ...", a passage about what happens when no handler is
+found, which never names getHandlerByName (the 3.11 HOWTO predates it). Every word of the answer is
+the passage's and the verifier reads "3.2" as a fine answer to "which version". But a code name
+picks out one thing exactly, as a named number does (named_numbers.py): a passage that never writes
+it says nothing about it.
+
+A code name is a word written as code, not as English: with a call's parentheses ("evalCpp()"), a
+dot or underscore inside ("logging.lastResort", "raise_exceptions", "/etc/hosts" is a path and left
+alone), or in camel case after a lower-case start of at least two letters ("getHandlerByName",
+"evalCpp"; not "iPhone" or "eBay", which are names; not "e.g." or "U.S."). The passage must write
+it as the question does, or its last part when that is code by itself ("getHandlerByName" for
+"logging.getHandlerByName()"; "Rcpp.package.skeleton" whole), as written: code is case-sensitive.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A dotted or underscored word, maybe ending in "()": "logging.getHandlerByName()", "raise_exceptions".
+_CODE = re.compile(r"(?<![\w./-])[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?(?![\w/-])")
+_CAMEL = re.compile(r"^[a-z]{2,}[a-z0-9]*[A-Z]\w*$")
+
+
+def code_names(question: str) -> list[str]:
+    """The code names `question` asks about, as a passage must write them ("getHandlerByName")."""
+    found = []
+    for match in _CODE.finditer(question):
+        bare = match.group().removesuffix("()")
+        parts = bare.split(".")
+        if any(len(part) < 2 for part in parts) or not (_is_code(bare) or match.group().endswith("()")):
+            continue  # "e.g.", "U.S."; an English word
+        name = parts[-1] if len(parts) > 1 and _is_code(parts[-1]) else bare
+        if len(name) >= 3 and name not in found:
+            found.append(name)
+    return found
+
+
+def _is_code(word: str) -> bool:
+    return "." in word or "_" in word.strip("_") or bool(_CAMEL.match(word))
+
+
+def unwritten(question: str, passage: str) -> str:
+    """What the guard says when the passage never writes a code name the question asks about; ""
+    otherwise."""
+    missing = [
+        name for name in code_names(question) if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", passage)
+    ]
+    if not missing:
+        return ""
+    it = "it" if len(missing) == 1 else "them"
+    return f"the question asks about {', '.join(missing)}; the passage never mentions {it}"

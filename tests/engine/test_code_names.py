@@ -1,0 +1,71 @@
+"""A code name the question asks about ("getHandlerByName()"), and a passage that never writes it."""
+
+from __future__ import annotations
+
+import pytest
+from citedesk_engine.answer.code_names import code_names, unwritten
+from factories import believing_gate
+
+# Python 3.11's logging HOWTO (PSF-2.0): the section the answer "3.2" came from, which never names
+# getHandlerByName (added in 3.12).
+LAST_RESORT = (
+    "What happens if no configuration is provided If no logging configuration is provided, it is "
+    "possible to have a situation where a logging event needs to be output, but no handlers can be "
+    "found to output the event. For versions of Python prior to 3.2, the behaviour is as follows: If "
+    "logging.raiseExceptions is False (production mode), the event is silently dropped. In Python 3.2 "
+    "and later, the behaviour is as follows: The event is output using a ‘handler of last resort’, "
+    "stored in logging.lastResort."
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Which Python version added logging.getHandlerByName()?", ["getHandlerByName"]),
+        ("What does evalCpp() do?", ["evalCpp"]),
+        ("What should raiseExceptions be set to in production?", ["raiseExceptions"]),
+        ("What is the max_iter option for?", ["max_iter"]),
+        ("How do I use Rcpp.package.skeleton?", ["Rcpp.package.skeleton"]),  # its last part is English
+        ("What is the Sepal.Length of the first flower?", ["Sepal.Length"]),
+        ("What does print() do?", ["print"]),
+        # English, names, abbreviations and paths are no code names
+        ("Which file holds the hostname, e.g. on a laptop?", []),
+        ("What is the U.S. capital?", []),
+        ("Can I run it on an iPhone or on eBay?", []),
+        ("Where are the encrypted passwords kept, /etc/shadow?", []),
+        ("What happens in Python 3.2+ when no handlers are set?", []),
+        ("Does the Rcpp version need PROTECT and UNPROTECT calls?", []),
+    ],
+)
+def test_the_code_names_a_question_asks_about(question: str, named: list[str]) -> None:
+    assert code_names(question) == named
+
+
+def test_unwritten_reads_the_name_as_written() -> None:
+    question = "Which Python version added logging.getHandlerByName()?"
+    assert unwritten(question, LAST_RESORT) == (
+        "the question asks about getHandlerByName; the passage never mentions it"
+    )
+    assert unwritten(question, "logging.getHandlerByName() was added in 3.12.") == ""
+    assert unwritten("What should raiseExceptions be set to?", LAST_RESORT) == ""  # logging.raiseExceptions
+    # code is case-sensitive, and a longer name is another name
+    assert unwritten("What does evalCpp() do?", "EVALCPP evaluates") != ""
+    assert unwritten("What does evalCpp() do?", "evalCppFile() compiles a file") != ""
+    assert unwritten("Who wrote the HOWTO?", LAST_RESORT) == ""
+
+
+def test_the_gate_refuses_an_answer_from_a_passage_that_never_names_the_function() -> None:
+    verdict = believing_gate().check(
+        "3.2", [LAST_RESORT], "Which Python version added logging.getHandlerByName()?"
+    )
+    assert not verdict.supported
+    assert verdict.check == "guard: code name"
+    assert "getHandlerByName" in verdict.method
+
+
+def test_the_gate_lets_an_answer_about_a_written_name_through() -> None:
+    verdict = believing_gate().check(
+        "False", [LAST_RESORT], "What should logging.raiseExceptions be set to in production?"
+    )
+    assert verdict.check != "guard: code name"
+    assert verdict.supported
