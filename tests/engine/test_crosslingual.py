@@ -162,3 +162,35 @@ def test_similarity_decides_relevance_only_for_the_embedder_its_thresholds_were_
     )
     assert refusal is not None and not judged[0].relevant
     assert refusal.details["high_similarity"] is None  # said as not used
+
+
+def test_a_tables_form_words_are_not_asked_of_its_rows() -> None:
+    import numpy as np
+    from citedesk_engine.answer.gates import relevance_gate
+    from citedesk_engine.config import AnswerConfig
+
+    question = "What were the depth and magnitude of the first earthquake listed in the quakes sheet?"
+    rows = "lat | long | depth | mag | stations\n-20.42 | 181.62 | 562 | 4.8 | 41"
+    table = EvidenceUnit(
+        "v-0",
+        "d",
+        "v",
+        0,
+        rows,
+        0,
+        len(rows),
+        context="lat | long | depth | mag | stations",
+        section="quakes",
+    )
+    prose = EvidenceUnit("v-1", "d", "v", 1, rows.replace("\n", " "), 0, len(rows), section="quakes")
+    vector = np.zeros(4, dtype=np.float32)
+    vector[0] = 0.5  # similarity 0.5 with itself: close, not very close
+    vector[1] = 0.5
+    candidates = [Candidate(table, {}, {}, 1.0), Candidate(prose, {}, {}, 1.0)]
+    judged, refusal = relevance_gate(
+        question, vector, candidates, lambda ids: dict.fromkeys(ids, vector), AnswerConfig()
+    )
+    assert refusal is None
+    # "depth" and "quakes" (its sheet) of the 4 words not about the table's form; prose is judged on all 7
+    assert judged[0].coverage == 0.5 and judged[0].relevant
+    assert judged[1].coverage < AnswerConfig().min_coverage and not judged[1].relevant

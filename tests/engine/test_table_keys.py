@@ -116,3 +116,20 @@ def test_a_library_made_before_the_row_keys_gets_them_at_open(releases, tmp_path
     with Engine.open(tmp_path / "lib", embedder=HashEmbedder()) as reopened:
         rows = reopened.retrieve(QUESTION, signals=["rows"]).candidates
         assert len(rows) == 1 and "12,Bookworm" in rows[0].unit.passage
+
+
+def test_a_question_naming_a_table_and_a_position_finds_its_first_or_last_rows(releases) -> None:  # type: ignore[no-untyped-def]
+    engine, _ = releases
+    units = [u for d in engine.documents() for u in engine.units(d.document) if u.context]
+    first = engine.retrieve("Which release is first in debian.csv?", k=5, signals=["rows"]).candidates
+    assert [c.unit.unit_id for c in first] == [units[0].unit_id] and "1.1,Buzz" in first[0].unit.passage
+    last = engine.retrieve("What is the last release listed in debian.csv?", k=5, signals=["rows"]).candidates
+    assert last[0].unit.unit_id == units[-1].unit_id and "Experimental" in last[0].unit.passage
+    # first of all the passages the answer model reads, though none of the question's words is in it
+    found = {
+        c.unit.unit_id: c for c in engine.retrieve("Which release is first in debian.csv?", k=3).candidates
+    }
+    assert found[units[0].unit_id].ranks["rows"] == 0
+    # a position without a table's name, or a name without a position, finds no end
+    assert engine.retrieve("Which release came first?", signals=["rows"]).candidates == ()
+    assert engine.retrieve("Which releases does debian.csv hold?", signals=["rows"]).candidates == ()

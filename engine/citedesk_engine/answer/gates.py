@@ -15,7 +15,7 @@ import numpy.typing as npt
 from ..config import AnswerConfig
 from ..scripts import scripts_in
 from ..types import Candidate, Refusal, Stage
-from .text import content_stems
+from .text import content_stems, stem
 
 # Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
 SUPPORTED_SCRIPTS = frozenset(
@@ -37,6 +37,13 @@ SUPPORTED_SCRIPTS = frozenset(
     ]
 )
 TRUST_MODES = ("strict", "normal", "exploratory")
+# Words for a table's form, not its content: no row writes "first", "sheet" or "listed", so a table
+# passage is judged on the question's other words ("What were the depth and magnitude of the first
+# earthquake listed in the quakes sheet?": the sheet's first rows held 2 of its 7 words, 2 of 4 without).
+TABLE_FORM_STEMS = frozenset(
+    stem(w)
+    for w in "sheet spreadsheet table row column cell first last top bottom listed list entry line".split()
+)
 
 
 def script_gate(question: str) -> Refusal | None:
@@ -98,6 +105,8 @@ def relevance_gate(
         language = language_of(candidate.unit.document) if language_of is not None else ""
         question_stems, question_vector = asked.get(language, asked[""])
         stems = set(content_stems(candidate.unit.index_text))
+        if candidate.unit.context and question_stems - TABLE_FORM_STEMS:
+            question_stems = question_stems - TABLE_FORM_STEMS  # a table unit (its header row as context)
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
         vector = vectors.get(candidate.unit.unit_id)
         similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0

@@ -326,6 +326,24 @@ class Manifest:
                 found.setdefault(unit_id, set()).add(key)
         return found
 
+    def table_ends(self, sections: Iterable[str]) -> list[tuple[str, str]]:
+        """(first unit_id, last unit_id) of each table of the live documents whose section (a sheet's
+        name, a CSV file's name), lower-cased, is one of `sections`."""
+        wanted = list(set(sections))[:500]  # SQLite's limit on bound parameters
+        if not wanted:
+            return []
+        rows = self._db.execute(
+            "SELECT u.document, u.section, u.unit_id FROM units u JOIN documents d "
+            "ON d.document = u.document AND d.version = u.version "
+            f"WHERE u.context != '' AND lower(u.section) IN ({', '.join('?' * len(wanted))}) "
+            "ORDER BY u.document, u.section, u.ordinal",
+            wanted,
+        )
+        tables: dict[tuple[str, str], list[str]] = {}
+        for document, section, unit_id in rows:
+            tables.setdefault((document, section), []).append(unit_id)
+        return [(units[0], units[-1]) for units in tables.values()]
+
     def units_of(self, document: str) -> list[EvidenceUnit]:
         rows = self._db.execute(
             f"SELECT {_UNIT_COLUMNS} FROM units WHERE document = ? ORDER BY ordinal", (document,)

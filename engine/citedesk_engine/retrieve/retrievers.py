@@ -157,7 +157,10 @@ class StructureRetriever:
 class TableRowRetriever:
     """Table units holding a row whose first cell the query writes ("Debian 12" finds the row
     "12,Bookworm,..."; index/table_keys.py says why). A unit scores by how many of the query's words
-    and phrases key one of its rows; the longest key first among equals ("mazda rx4" before "rx4")."""
+    and phrases key one of its rows; the longest key first among equals ("mazda rx4" before "rx4").
+    A query naming a table (a sheet's name, a CSV file's) and a position in it ("the first earthquake
+    listed in the quakes sheet", "the last row of debian.csv") finds the table's first or last unit,
+    first of all: no word of such a question is in that row."""
 
     library: Library
     name: str = "rows"
@@ -165,11 +168,34 @@ class TableRowRetriever:
     def search(
         self, query: str, limit: int, versions: frozenset[str] | None = None
     ) -> list[tuple[str, float]]:
-        keyed = self.library.manifest.units_with_row_keys(question_keys(query))
+        keys = question_keys(query)
+        keyed = self.library.manifest.units_with_row_keys(keys)
+        placed = positions(query)
+        if placed:
+            for first, last in self.library.manifest.table_ends(keys):
+                for unit_id in ([first] if "first" in placed else []) + ([last] if "last" in placed else []):
+                    keyed.setdefault(unit_id, set()).add(_POSITION_KEY)
         if versions is not None:
             units = self.library.manifest.units_by_id(list(keyed))
             keyed = {
                 uid: keys for uid, keys in keyed.items() if uid in units and units[uid].version in versions
             }
-        ranked = sorted(keyed.items(), key=lambda item: (-len(item[1]), -max(map(len, item[1])), item[0]))
-        return [(uid, float(len(keys))) for uid, keys in ranked[:limit]]
+        ranked = sorted(
+            keyed.items(),
+            key=lambda item: (_POSITION_KEY not in item[1], -len(item[1]), -max(map(len, item[1])), item[0]),
+        )
+        best = max((len(keys) for keys in keyed.values()), default=0)
+        return [
+            (uid, float(best + 1 if _POSITION_KEY in keys else len(keys))) for uid, keys in ranked[:limit]
+        ]
+
+
+_POSITION_KEY = "\x00position"  # no cell is keyed so
+_FIRST = frozenset({"first", "top", "1st"})
+_LAST = frozenset({"last", "final", "bottom"})
+
+
+def positions(query: str) -> set[str]:
+    """The ends of a table the query asks about by position: "first", "last", or both."""
+    said = {w.lower() for w in _WORD.findall(query)}
+    return ({"first"} if said & _FIRST else set()) | ({"last"} if said & _LAST else set())
