@@ -17,6 +17,7 @@ from typing import Any
 
 from .api import Engine
 from .cli_measure import eval_verb, verify_verb
+from .cli_watch import add_watch_parser, watch_verb
 from .config import cache_dir, default_library_dir, load_config
 from .errors import Cancelled, ConfigError, DocumentNotFound, EngineError
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
@@ -38,6 +39,7 @@ VERBS = (
     "retrieve",
     "ask",
     "export",
+    "watch",
     "verify",
     "eval",
 )
@@ -71,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="print the library wiki's page on an entity or topic (written the first time, in seconds)",
     )
+    add_watch_parser(verbs, common)
     delete = verbs.add_parser("delete", parents=[common], help="remove a document from the library")
     delete.add_argument("document", metavar="DOC", help="document path or id (see `citedesk status`)")
     describe = verbs.add_parser(
@@ -173,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "ask": _ask,
                 "retrieve": _retrieve,
                 "export": _export,
+                "watch": watch_verb,
             }[args.verb]
             return handler(engine, args)
     except EngineError as exc:

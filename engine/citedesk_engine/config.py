@@ -131,6 +131,10 @@ class IngestConfig:
     # costs little more time; see docs/evaluation.md "OCR".
     ocr_dpi: int = 300
     ocr_max_minutes: int = 30  # of one file; pages past it are left unread, with a warning
+    # How fast files are read, to say what a watched folder will cost before it is read (watch.py):
+    # the eight real documents of benchmarks/realdocs (5.7 MB: PDFs, a 261-page manual, Word, HTML,
+    # CSV, a workbook) took 91-117 s on 2 cores, about 50-60 KB/s; scans needing OCR are far slower.
+    estimate_kb_per_s: int = 50
 
     def __post_init__(self) -> None:
         if self.ocr not in ("auto", "off"):

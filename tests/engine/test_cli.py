@@ -137,3 +137,26 @@ def test_a_library_wiki_page_from_the_command_line(tmp_path: Path) -> None:
     assert citedesk("graph", "--page", "vasco da gama bridge", "--library", library, "--json") == (0, page)
     code, out = citedesk("graph", "--page", "Atlantis", "--library", library, "--json")
     assert code == 1 and "No entity or topic named 'Atlantis'" in out["error"]
+
+
+def test_watching_a_folder_from_the_command_line(tmp_path: Path) -> None:
+    library = str(tmp_path / "lib")
+    docs = tmp_path / "watched"
+    docs.mkdir()
+    (docs / "tides.txt").write_text("Spring tides occur at the new and the full moon.\n")
+    factories.encrypted_pdf(docs / "locked.pdf")
+    code, out = citedesk("watch", "add", str(docs), "--library", library, "--json")
+    assert code == 0 and out["waiting"]["files"] == 2  # said, not read
+    code, status = citedesk("status", "--library", library, "--json")
+    assert status["documents"] == 0
+    code, out = citedesk("watch", "sync", "--library", library, "--json")
+    assert code == 1 and [Path(p).name for p in out["read"]] == ["tides.txt"]
+    assert [Path(p).name for p, _ in out["failed"]] == ["locked.pdf"] and out["waiting"] == 0
+    (docs / "tides.txt").unlink()
+    code, out = citedesk("watch", "sync", "--library", library, "--json")
+    assert code == 0 and [Path(p).name for p in out["removed"]] == ["tides.txt"]  # the locked PDF waits
+    code, out = citedesk("watch", "list", "--library", library, "--json")
+    assert [f["folder"] for f in out["folders"]] == [str(docs)]
+    assert [(Path(c["path"]).name, "password" in c["reason"]) for c in out["queue"]] == [("locked.pdf", True)]
+    code, out = citedesk("watch", "remove", str(docs), "--library", library, "--json")
+    assert code == 0 and out == {"folders": [], "queue": []}

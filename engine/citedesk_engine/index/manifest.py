@@ -22,6 +22,7 @@ from typing import Any
 
 from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
 from .table_keys import row_keys
+from .watch_store import WatchStore
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -141,6 +142,7 @@ class Manifest:
                     self._db.execute(statement)
                 tables = self._db.execute(f"SELECT {_UNIT_COLUMNS} FROM units WHERE context != ''")
                 self._db.executemany("INSERT INTO row_keys VALUES (?, ?, ?)", _key_rows(map(_unit, tables)))
+        self.watch = WatchStore(self._db)  # watched folders and their queue of changes (watch.py)
 
     def close(self) -> None:
         self._db.close()
@@ -264,6 +266,10 @@ class Manifest:
                     "INSERT OR IGNORE INTO garbage VALUES (?, ?)", (record.document, previous[0])
                 )
         return None if previous is None else str(previous[0])
+
+    def set_mtime(self, document: str, mtime: float) -> None:
+        """The modification time of a document's file whose bytes were found unchanged."""
+        self._db.execute("UPDATE documents SET mtime = ? WHERE document = ?", (mtime, document))
 
     def remove_document(self, document: str) -> str | None:
         """Drop the document from the manifest; its rows become garbage. Returns its version."""

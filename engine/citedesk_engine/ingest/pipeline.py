@@ -181,6 +181,8 @@ class IngestPipeline:
         digest = sha256_hex(data)
         existing = self.library.manifest.document(document)
         if existing is not None and existing.sha256 == digest and not force:
+            if existing.mtime != mtime:  # touched, not changed: a watched folder's next scan skips it
+                self.library.manifest.set_mtime(document, mtime)
             result = FileResult(
                 str(path),
                 document,
