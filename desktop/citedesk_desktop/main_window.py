@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from .about import AboutDialog
+from .folder_watch import FolderWatcher, WatchedFoldersDialog
 from .graph_catch_up import GraphCatchUp
 from .menus import build_menus
 from .remote_consent import ask_consent
@@ -98,11 +99,16 @@ class MainWindow(QMainWindow):
         self.status_graph = QLabel()
         self.graph = GraphCatchUp(runner, self.status_graph, self)
         self.graph.progressed.connect(self._graph_progressed)
+        self.status_watch = QLabel()
+        self.watcher = FolderWatcher(runner, self.status_watch, self)
+        self.watcher.library_changed.connect(self._watched_folder_changed)
+        self.watcher.message.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.explore.passage_clicked.connect(self.show_source)
         self.explore.wiki_clicked.connect(self.show_source)
         self.explore.ask_about.connect(self._ask_about)
         bar = self.statusBar()
         bar.addWidget(self.status_library, 1)
+        bar.addPermanentWidget(self.status_watch)
         bar.addPermanentWidget(self.status_graph)
         bar.addPermanentWidget(self.status_models)
         bar.addPermanentWidget(self.status_busy)
@@ -180,6 +186,13 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Add a folder to the library", str(Path.home()))
         if folder:
             self.ingest([folder])
+
+    def show_watched_folders(self) -> None:
+        WatchedFoldersDialog(self.watcher, self).open()
+
+    def _watched_folder_changed(self, snapshot: object) -> None:
+        self._show_library(snapshot)
+        self.graph.kick()
 
     def try_samples(self) -> None:
         samples = samples_dir()

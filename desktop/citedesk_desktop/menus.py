@@ -18,6 +18,8 @@ def build_menus(window: MainWindow) -> None:
     _action(
         window, file_menu, "&Remove selected", QKeySequence.StandardKey.Delete, window.library.remove_selected
     )
+    _action(window, file_menu, "&Watch a folder…", None, window.watcher.choose_folder)
+    _action(window, file_menu, "Wa&tched folders…", None, window.show_watched_folders)
     _action(window, file_menu, "&Cancel indexing", QKeySequence("Esc"), window.runner.cancel)
     _action(window, file_menu, "Add &sample documents", None, window.try_samples)
     file_menu.addSeparator()

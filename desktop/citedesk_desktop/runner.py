@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 import threading
 import traceback
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from citedesk_engine import Cancelled, Engine, EngineError
+from citedesk_engine.watch import FolderWatch
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 log = logging.getLogger(__name__)
@@ -185,10 +187,33 @@ class _Worker(QObject):
             return payload, engine.cached_wiki(payload)
         if operation == "explore_wiki":  # written now (the generator: seconds), cancellable
             return payload, engine.wiki(payload, on_event=self.event.emit, cancel=self._cancel)
+        if operation.startswith("watch_"):  # watched folders (folder_watch.py)
+            return self._watch(engine, operation, payload)
         if operation == "graph":  # one short step of the slow path (graph_catch_up.py)
             with long_lived_objects():  # the first step loads spaCy's pipeline
                 return engine.build_graph(seconds=payload)
         raise ValueError(f"unknown operation {operation}")
+
+    def _watch(self, engine: Engine, operation: str, payload: Any) -> Any:
+        watch = FolderWatch(engine)
+        if operation == "watch_add":
+            queued = watch.add(payload)
+            folder = os.path.normpath(os.path.abspath(os.path.expanduser(payload)))
+            estimate = watch.estimate([c for c in queued if c.folder == folder])
+            return folder, estimate, watch.folders(), watch.queued()
+        if operation == "watch_step":  # a look: maybe a scan, then a few files (runs in the background)
+            scan, limit = payload
+            if scan:
+                watch.scan()
+            step = watch.apply(limit=limit, cancel=self._cancel)
+            snapshot = self._snapshot() if step.read or step.removed else None
+            return step, watch.folders(), watch.queued(), snapshot
+        if operation == "watch_pause":
+            folder, paused = payload
+            watch.pause(folder, paused)
+        elif operation == "watch_remove":
+            watch.remove(payload)
+        return watch.folders(), watch.queued()
 
     def _snapshot(self) -> Any:
         engine = self._require()
@@ -203,7 +228,22 @@ class _Worker(QObject):
 # Work the window does on its own while the user does nothing (the slow path's steps): it never shows
 # the library as busy, and each step is short, so a question asked meanwhile waits at most one step.
 BACKGROUND = frozenset(
-    {"graph", "explore_topics", "explore_entities", "explore_entity", "explore_wiki_cached"}
+    {
+        "graph",
+        "explore_topics",
+        "explore_entities",
+        "explore_entity",
+        "explore_wiki_cached",
+        "watch_folders",
+        "watch_step",
+    }
+)
+
+
+# Work that a Stop pressed before it is not for: each starts with the cancel flag cleared. (A watched
+# folder's step is sent only when nothing runs, so no Stop meant for other work is lost.)
+CANCEL_CLEARED = frozenset(
+    {"ingest", "reindex", "ask", "apply_settings", "reembed", "explore_wiki", "watch_step"}
 )
 
 
@@ -236,7 +276,7 @@ class EngineRunner(QObject):
         return self._pending > 0
 
     def submit(self, operation: str, payload: Any = None) -> None:
-        if operation in ("ingest", "reindex", "ask", "apply_settings", "reembed", "explore_wiki"):
+        if operation in CANCEL_CLEARED:
             self._cancel.clear()
         if operation not in BACKGROUND:
             self._pending += 1
