@@ -6,6 +6,7 @@ Run from the repository root:
     .venv/bin/python benchmarks/ui_stall.py --repeat 3       # three fresh libraries and windows
     .venv/bin/python benchmarks/ui_stall.py --pdf FILE.pdf   # ingest this PDF beside the samples
     .venv/bin/python benchmarks/ui_stall.py --no-pdf         # the samples only
+    .venv/bin/python benchmarks/ui_stall.py --watch          # the files read as a watched folder's
     .venv/bin/python benchmarks/ui_stall.py --trace          # also name the code behind each long stall
     .venv/bin/python benchmarks/ui_stall.py --json           # one machine-readable line at the end
 
@@ -54,6 +55,7 @@ import logging
 import os
 import platform
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -64,6 +66,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from citedesk_desktop import folder_watch
 from citedesk_desktop.main_window import MainWindow
 from citedesk_desktop.runner import EngineRunner, preload_native_libraries
 from citedesk_engine import TokenDelta
@@ -429,9 +432,19 @@ class Session:
         self._begin("load_models")  # the window submits "load_models" when "open" is finished
 
     def _ingest(self) -> None:
-        assert self._window is not None
+        assert self._window is not None and self._tmp is not None
         self._begin("ingest")
-        self._window.ingest(list(self.paths))
+        if not self.args.watch:
+            self._window.ingest(list(self.paths))
+            return
+        # The same files read as a watched folder's: copied in, the folder watched, read in the
+        # background steps of folder_watch.py (the benchmark answers the cost question itself).
+        folder = Path(self._tmp.name) / "watched"
+        folder.mkdir()
+        for path in self.paths:
+            shutil.copy2(path, folder)
+        folder_watch.ASK_ABOVE_FILES, folder_watch.ASK_ABOVE_SECONDS = 10**9, float("inf")
+        self._window.watcher.watch(str(folder))
 
     def _ask(self) -> None:
         assert self._window is not None
@@ -471,8 +484,10 @@ class Session:
         # The window loads the answer model in the background after the others: "load_models" ends
         # when that is done too.
         ends = {"load_models": "load_generator"}.get(self._phase, self._phase)
-        if operation != ends or self._start is None:
-            return
+        if self._phase == "ingest" and self.args.watch:
+            ends = "watch_step"
+            if operation == ends and result[0].waiting:  # more steps to come
+                return
         self._operation_s = time.perf_counter() - self._start.clock.wall
         background = operation != self._phase  # the answer model, loaded after the others
         note = "the answer model loaded too" if background else self._describe(operation, result)
@@ -499,6 +514,8 @@ class Session:
     def _describe(self, operation: str, result: Any) -> str:
         if result is None:
             return "cancelled"
+        if operation == "watch_step":
+            return f"{len(self.paths)} files read as a watched folder's, in steps"
         if operation == "ingest":
             report = result[0]
             states = Counter(f.status.value for f in report.files)
@@ -756,6 +773,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"a PDF to ingest with the samples (default: {PDF_NAME} if in benchmarks/data/)",
     )
     parser.add_argument("--no-pdf", action="store_true", help="ingest the sample documents only")
+    parser.add_argument(
+        "--watch", action="store_true", help="read the files as a watched folder's (background steps)"
+    )
     parser.add_argument("--question", default=QUESTION, help=f"the question asked (default: {QUESTION!r})")
     parser.add_argument("--repeat", type=int, default=1, help="a fresh library and window each time")
     parser.add_argument("--trace", action="store_true", help="stack samples of the stalls over the goal")
