@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pymupdf
@@ -203,3 +204,27 @@ def believing_gate():  # type: ignore[no-untyped-def]
     from citedesk_engine.config import VerifyConfig
 
     return ClaimVerifier(VerifyConfig(), judge=lambda: BelievingJudge())
+
+
+@contextmanager
+def hashed_window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The main window on `tmp_path / "library"` with hashed embeddings and a generator that writes
+    nothing, shown; closed and its engine thread stopped after."""
+    from citedesk_desktop.main_window import MainWindow
+    from citedesk_desktop.runner import EngineRunner
+    from citedesk_engine import Engine
+    from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
+    from PySide6.QtCore import QSettings
+
+    runner = EngineRunner(
+        lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
+    )
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(runner, tmp_path / "library", settings)
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        yield window
+    finally:
+        window.close()
+        runner.shutdown()

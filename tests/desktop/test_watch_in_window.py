@@ -11,10 +11,10 @@ import pytest
 from citedesk_desktop import folder_watch
 from citedesk_desktop.folder_watch import WatchedFoldersDialog
 from citedesk_desktop.main_window import MainWindow
-from citedesk_desktop.runner import EngineRunner
 from citedesk_engine import Engine
-from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
-from PySide6.QtCore import QSettings
+from citedesk_engine.testing import HashEmbedder
+from citedesk_engine.watch import FolderWatch
+from factories import hashed_window
 from PySide6.QtWidgets import QMessageBox
 
 WAIT = 30_000  # ms: a change is looked at 2 s after the file system reports it
@@ -22,17 +22,9 @@ WAIT = 30_000  # ms: a change is looked at 2 s after the file system reports it
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
-    runner = EngineRunner(
-        lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
-    )
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(runner, tmp_path / "library", settings)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
-    yield window
-    window.close()
-    runner.shutdown()
+    with hashed_window(qtbot, tmp_path) as window:
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
+        yield window
 
 
 def _names(window: MainWindow) -> set[str]:
@@ -116,19 +108,7 @@ def test_changes_made_while_the_window_was_closed_are_read_when_it_opens(qtbot, 
     notes.mkdir()
     (notes / "tides.txt").write_text("Spring tides occur at the new and the full moon.\n")
     with Engine.open(tmp_path / "library", embedder=HashEmbedder()) as engine:
-        from citedesk_engine.watch import FolderWatch
-
         FolderWatch(engine).add(notes)  # watched, nothing read: as if the window had quit meanwhile
     (notes / "later.txt").write_text("Written while CiteDesk was closed.\n")
-    runner = EngineRunner(
-        lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
-    )
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(runner, tmp_path / "library", settings)
-    qtbot.addWidget(window)
-    window.show()
-    try:
+    with hashed_window(qtbot, tmp_path) as window:
         qtbot.waitUntil(lambda: _names(window) == {"tides.txt", "later.txt"}, timeout=WAIT)
-    finally:
-        window.close()
-        runner.shutdown()
