@@ -139,16 +139,20 @@ class FolderWatcher(QObject):
             self.message.emit(f"Watching {name}: the library already holds every file of it.")
             return
         if estimate.files > ASK_ABOVE_FILES or estimate.seconds > ASK_ABOVE_SECONDS:
-            answer = QMessageBox.question(
-                self._parent,
+            box = QMessageBox(
+                QMessageBox.Icon.Question,
                 "Watch a folder",
-                f"“{name}” holds {estimate.files:,} files ({estimate.bytes / 1e6:,.1f} MB) that the "
-                f"library does not have. Reading them takes {_duration(estimate.seconds)} on this "
-                "computer; you can ask questions meanwhile.\n\nRead them now? (Not now keeps the folder "
-                "watched and paused: Resume in File > Watched folders… reads them.)",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                f"“{name}” holds {estimate.files:,} files ({_size(estimate.bytes)}) that the library does "
+                f"not have. Reading them takes {_duration(estimate.seconds)} on this computer; you can "
+                "ask questions meanwhile.\n\nRead them now? Not now keeps the folder watched and paused: "
+                "Resume in File > Watched folders… reads them.",
+                parent=self._parent,
             )
-            if answer != QMessageBox.StandardButton.Yes:
+            read = box.addButton("Read now", QMessageBox.ButtonRole.AcceptRole)
+            box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
+            box.setDefaultButton(read)
+            box.exec()
+            if box.clickedButton() is not read:
                 self.pause(folder, True)
                 return
         self.message.emit(f"Watching {name}: reading {estimate.files:,} files in the background.")
@@ -200,11 +204,14 @@ class FolderWatcher(QObject):
             return
         waiting = sum(1 for c in self.queue if not c.reason)
         paused = sum(1 for f in self.folders if f.paused)
-        text = f"Watching {len(self.folders)} folder{'s' * (len(self.folders) != 1)}"
+        count = len(self.folders)
+        if paused == count:  # nothing is followed now
+            text = f"{count} watched folder{'s' * (count != 1)}, paused"
+        else:
+            text = f"Watching {count - paused} folder{'s' * (count - paused != 1)}"
+            text += f" · {paused} paused" if paused else ""
         if waiting:
             text += f" · {waiting:,} change{'s' * (waiting != 1)} waiting"
-        if paused:
-            text += f" · {paused} paused"
         self._label.setText(text)
         self._label.setToolTip("\n".join(f.folder + (" (paused)" if f.paused else "") for f in self.folders))
         self._label.show()
@@ -221,11 +228,13 @@ class WatchedFoldersDialog(QDialog):
         self.list = QListWidget()
         self.list.setAccessibleName("Watched folders")
         self.list.currentItemChanged.connect(lambda *_: self._enable())
-        self.empty = QLabel(
-            "No folder is watched. A watched folder's new, changed, moved and deleted files are read "
-            "into the library in the background, also when CiteDesk was closed meanwhile."
+        self.empty = QLabel("No folder is watched.")
+        about = QLabel(
+            "A watched folder's new, changed, moved and deleted files (its subfolders' too) are read into "
+            "the library in the background, also those changed while CiteDesk was closed. Stop watching "
+            "keeps the documents already read."
         )
-        self.empty.setWordWrap(True)
+        about.setWordWrap(True)
         self.add_button = QPushButton("&Watch a folder…")
         self.pause_button = QPushButton("&Pause")
         self.remove_button = QPushButton("&Stop watching")
@@ -240,6 +249,7 @@ class WatchedFoldersDialog(QDialog):
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
+        layout.addWidget(about)
         layout.addWidget(self.empty)
         layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
@@ -288,6 +298,12 @@ class WatchedFoldersDialog(QDialog):
         folder = self._selected()
         if folder is not None:
             self._watcher.stop_watching(folder.folder)
+
+
+def _size(size: int) -> str:
+    if size < 1_000_000:
+        return f"{max(1, round(size / 1000)):,} KB"
+    return f"{size / 1e6:,.1f} MB"
 
 
 def _duration(seconds: float) -> str:

@@ -78,18 +78,21 @@ def test_a_big_folder_asks_first_and_not_now_keeps_it_paused(
     big.mkdir()
     for number in range(folder_watch.ASK_ABOVE_FILES + 5):
         (big / f"note{number:02}.txt").write_text(f"Note number {number} of the big folder.\n")
-    asked: list[str] = []
+    asked: list[tuple[str, list[str]]] = []
 
-    def answer(_parent, _title, text, *_args):  # type: ignore[no-untyped-def]
-        asked.append(text)
-        return QMessageBox.StandardButton.No
+    def not_now(box: QMessageBox) -> int:  # the user reads the box and answers Not now
+        asked.append((box.text(), [button.text() for button in box.buttons()]))
+        box.reject()
+        return 0
 
-    monkeypatch.setattr(QMessageBox, "question", answer)
+    monkeypatch.setattr(QMessageBox, "exec", not_now)
     window.watcher.watch(str(big))
     qtbot.waitUntil(lambda: bool(window.watcher.folders) and window.watcher.folders[0].paused, timeout=WAIT)
-    assert "25 files" in asked[0] and "about a minute" in asked[0] and "Read them now?" in asked[0]
+    text, buttons = asked[0]
+    assert "25 files (1 KB)" in text and "about a minute" in text and "Read them now?" in text
+    assert sorted(buttons) == ["Not now", "Read now"]
     assert _names(window) == set()  # nothing read
-    assert "25 changes waiting · 1 paused" in window.status_watch.text()
+    assert window.status_watch.text() == "1 watched folder, paused · 25 changes waiting"
 
     dialog = WatchedFoldersDialog(window.watcher, window)
     qtbot.addWidget(dialog)

@@ -58,3 +58,34 @@ def test_a_table_answer_stands_in_its_row_even_in_a_block_without_the_header() -
     assert text[a:b] == "INFO | 20"
     # An answer no single row holds: the unit is marked alone.
     assert unit_spans("30 and 20", unit, "What are the values of WARNING and INFO?") == ()
+
+
+def test_a_question_by_position_marks_the_first_or_last_row_holding_the_answer() -> None:
+    # The iris sheet's first rows (readxl's datasets.xlsx): "1.4, 0.2" stands in three of them.
+    iris = (
+        "Sepal.Length | Sepal.Width | Petal.Length | Petal.Width | Species\n5.1 | 3.5 | 1.4 | 0.2 | setosa\n"
+        "4.9 | 3 | 1.4 | 0.2 | setosa\n4.7 | 3.2 | 1.3 | 0.2 | setosa\n5 | 3.6 | 1.4 | 0.2 | setosa"
+    )
+    rows = [
+        iris[a:b]
+        for a, b in supporting_spans("1.4, 0.2", iris, "What are the petal sizes of the first flower?")
+    ]
+    assert rows == ["5.1 | 3.5 | 1.4 | 0.2 | setosa"]
+    rows = [
+        iris[a:b]
+        for a, b in supporting_spans("1.4, 0.2", iris, "What are the petal sizes of the last flower?")
+    ]
+    assert rows == ["5 | 3.6 | 1.4 | 0.2 | setosa"]
+    assert len(supporting_spans("1.4, 0.2", iris, "Which flowers have these petal sizes?")) == 3
+
+
+def test_of_sentences_holding_as_much_of_a_claim_the_one_most_about_it_is_marked() -> None:
+    # Python's logging HOWTO (PSF-2.0): both of the last two sentences hold "library", "handlers" and
+    # "loggers"; the gate reads the second (verify.py), and so does the viewer.
+    passage = (
+        "Logging to the root logger will make it difficult or impossible for the application developer "
+        "to configure the logging verbosity or handlers of your library as they wish. Note It is strongly "
+        "advised that you do not add any handlers other than NullHandler to your library’s loggers."
+    )
+    ((a, b),) = supporting_spans("A library should not attach its own handlers to its loggers.", passage)
+    assert passage[a:b].startswith("Note It is strongly advised that you do not add any handlers")

@@ -4,16 +4,19 @@ A unit is a few hundred words; the claim usually rests on one sentence of it, or
 The viewer highlights the whole unit lightly and these spans strongly, so a reader sees at once what
 the answer was taken from (a table unit used to light up whole, the right value's row and the wrong
 one's alike). The spans are found the way the gate reads the passage: for a table, the rows holding
-every word the answer adds to the question (table_rows.py); otherwise the one to three consecutive
+every word the answer adds to the question (table_rows.py; the first or last of them when the
+question asks by position); otherwise the one to three consecutive
 sentences holding most of the claim's words (for a short answer, of the words it adds to the
-question), as few as hold them, the question's own words breaking ties. None are given when no
-sentence holds any of them: the viewer then marks the unit alone rather than a wrong sentence.
+question), as few as hold them, the question's own words breaking ties, then the fewest other words.
+None are given when no sentence holds any of them: the viewer then marks the unit alone rather than a
+wrong sentence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..index.table_keys import positions
 from ..types import Claim, EvidenceUnit, SourceRef
 from .claims import sentence_spans
 from .table_rows import answer_rows
@@ -38,6 +41,10 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     """Offsets into `passage` of the rows or sentences that carry `claim`, in passage order."""
     rows = answer_rows(claim, passage, question)
     if rows is not None:
+        # "the first flower in the iris sheet": of the rows holding "1.4, 0.2", the first
+        placed = positions(question)
+        if len(rows) > 1 and len(placed) == 1:
+            rows = rows[:1] if "first" in placed else rows[-1:]
         return tuple(rows)
     asked = terms(question)
     wanted = terms(claim) - asked or terms(claim)
@@ -45,12 +52,13 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         return ()
     parts = sentence_spans(passage)
     stems = [terms(passage[a:b]) for a, b in parts]
-    best: tuple[tuple[int, int, int], tuple[int, int]] | None = None
+    best: tuple[tuple[int, int, int, int], tuple[int, int]] | None = None
     for size in range(1, _MOST_SENTENCES + 1):
         for first in range(0, len(parts) - size + 1):
             held = set().union(*stems[first : first + size])
-            # Most of the claim's words, then the fewest sentences, then most of the question's.
-            score = (len(wanted & held), -size, len(asked & held))
+            # Most of the claim's words, then the fewest sentences, then most of the question's, then
+            # the fewest other words: the sentence most about the claim, as the gate reads it.
+            score = (len(wanted & held), -size, len(asked & held), -len(held))
             if score[0] and (best is None or score > best[0]):
                 best = (score, (first, first + size))
     if best is None:

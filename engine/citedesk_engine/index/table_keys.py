@@ -79,3 +79,14 @@ def question_keys(question: str) -> set[str]:
                 continue
             keys.add(normal_key(" ".join(run)))
     return keys
+
+
+_FIRST = frozenset({"first", "top", "1st"})
+_LAST = frozenset({"last", "final", "bottom"})
+
+
+def positions(question: str) -> set[str]:
+    """The ends of a table a question asks about by position ("the first earthquake listed"):
+    "first", "last", or both."""
+    said = {w.lower() for w in _WORD.findall(question)}
+    return ({"first"} if said & _FIRST else set()) | ({"last"} if said & _LAST else set())

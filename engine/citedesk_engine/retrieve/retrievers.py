@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..index.library import Library
-from ..index.table_keys import question_keys
+from ..index.table_keys import positions, question_keys
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Words that say nothing about which section is meant.
@@ -191,11 +191,3 @@ class TableRowRetriever:
 
 
 _POSITION_KEY = "\x00position"  # no cell is keyed so
-_FIRST = frozenset({"first", "top", "1st"})
-_LAST = frozenset({"last", "final", "bottom"})
-
-
-def positions(query: str) -> set[str]:
-    """The ends of a table the query asks about by position: "first", "last", or both."""
-    said = {w.lower() for w in _WORD.findall(query)}
-    return ({"first"} if said & _FIRST else set()) | ({"last"} if said & _LAST else set())
