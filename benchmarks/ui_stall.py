@@ -488,8 +488,10 @@ class Session:
             ends = "watch_step"
             if operation == ends and result[0].waiting:  # more steps to come
                 return
+        if operation != ends or self._start is None:
+            return
         self._operation_s = time.perf_counter() - self._start.clock.wall
-        background = operation != self._phase  # the answer model, loaded after the others
+        background = operation == "load_generator"  # the answer model, loaded after the others
         note = "the answer model loaded too" if background else self._describe(operation, result)
         operation = self._phase
         QTimer.singleShot(TAIL_MS, lambda: self._end(operation, note))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from citedesk_engine.watch import QueuedChange, WatchedFolder, WatchEstimate
+from citedesk_engine.watch import QueuedChange, WatchedFolder, WatchEstimate, size_words
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 from PySide6.QtWidgets import (
     QDialog,
@@ -142,8 +142,8 @@ class FolderWatcher(QObject):
             box = QMessageBox(
                 QMessageBox.Icon.Question,
                 "Watch a folder",
-                f"“{name}” holds {estimate.files:,} files ({_size(estimate.bytes)}) that the library does "
-                f"not have. Reading them takes {_duration(estimate.seconds)} on this computer; you can "
+                f"“{name}” holds {estimate.files:,} files ({size_words(estimate.bytes)}) that the library "
+                f"does not have. Reading them takes {_duration(estimate.seconds)} on this computer; you can "
                 "ask questions meanwhile.\n\nRead them now? Not now keeps the folder watched and paused: "
                 "Resume in File > Watched folders… reads them.",
                 parent=self._parent,
@@ -298,12 +298,6 @@ class WatchedFoldersDialog(QDialog):
         folder = self._selected()
         if folder is not None:
             self._watcher.stop_watching(folder.folder)
-
-
-def _size(size: int) -> str:
-    if size < 1_000_000:
-        return f"{max(1, round(size / 1000)):,} KB"
-    return f"{size / 1e6:,.1f} MB"
 
 
 def _duration(seconds: float) -> str:

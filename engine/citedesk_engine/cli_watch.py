@@ -17,7 +17,7 @@ from typing import Any
 
 from .api import Engine
 from .serialize import plain
-from .watch import FolderWatch, WatchEstimate
+from .watch import FolderWatch, WatchEstimate, size_words
 
 ACTIONS = ("add", "list", "sync", "pause", "resume", "remove")
 
@@ -112,7 +112,7 @@ def _waiting_words(estimate: WatchEstimate) -> str:
     minutes = estimate.seconds / 60
     took = f"about {minutes:.0f} minutes" if minutes >= 1.5 else "about a minute or less"
     return (
-        f"Watching; {estimate.files} file(s) to read ({estimate.bytes / 1e6:.1f} MB, {took}), "
+        f"Watching; {estimate.files} file(s) to read ({size_words(estimate.bytes)}, {took}), "
         f"{estimate.removals} to remove. `citedesk watch sync` does it."
     )
 

@@ -34,7 +34,7 @@ from .ingest.extract import is_supported
 from .ingest.pipeline import document_id, expand_paths
 from .types import FileStatus
 
-__all__ = ["FolderWatch", "QueuedChange", "WatchEstimate", "WatchStep", "WatchedFolder"]
+__all__ = ["FolderWatch", "QueuedChange", "WatchEstimate", "WatchStep", "WatchedFolder", "size_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,13 @@ class WatchStep:
     removed: tuple[str, ...]  # documents removed because their file is gone
     failed: tuple[tuple[str, str], ...]  # (file, why it could not be read)
     waiting: int  # changes still queued that a step would do (paused folders' aside)
+
+
+def size_words(size: int) -> str:
+    """A size as a person reads it: "6 KB", "1,250.0 MB"."""
+    if size < 1_000_000:
+        return f"{max(1, round(size / 1000)):,} KB"
+    return f"{size / 1e6:,.1f} MB"
 
 
 class FolderWatch:
