@@ -104,8 +104,10 @@ class FolderWatcher(QObject):
             return
         if operation == "watch_step":
             self._running = False
-            step, folders, queue, snapshot = result  # type: ignore[misc]
+            step, folders, queue, snapshot, held = result  # type: ignore[misc]
             self._set(folders, queue)
+            for folder, cost in held:  # much found at once: paused until the user says to read it
+                self._ask(folder, cost, "has {files} new or changed files ({size})")
             if snapshot is not None:
                 self.library_changed.emit(snapshot)
             for path, reason in step.failed:
@@ -139,25 +141,33 @@ class FolderWatcher(QObject):
             self.message.emit(f"Watching {name}: the library already holds every file of it.")
             return
         if estimate.files > ASK_ABOVE_FILES or estimate.seconds > ASK_ABOVE_SECONDS:
-            box = QMessageBox(
-                QMessageBox.Icon.Question,
-                "Watch a folder",
-                f"“{name}” holds {estimate.files:,} files ({size_words(estimate.bytes)}) that the library "
-                f"does not have. Reading them takes {_duration(estimate.seconds)} on this computer; you can "
-                "ask questions meanwhile.\n\nRead them now? Not now keeps the folder watched and paused: "
-                "Resume in File > Watched folders… reads them.",
-                parent=self._parent,
-            )
-            read = box.addButton("Read now", QMessageBox.ButtonRole.AcceptRole)
-            box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
-            box.setDefaultButton(read)
-            box.exec()
-            if box.clickedButton() is not read:
-                self.pause(folder, True)
-                return
+            self.pause(folder, True)  # until the user says to read it
+            self._ask(folder, estimate, "holds {files} files ({size}) that the library does not have")
+            return
         self.message.emit(f"Watching {name}: reading {estimate.files:,} files in the background.")
         self._wanted = True
         self._next()
+
+    def _ask(self, folder: str, estimate: WatchEstimate, found: str) -> None:
+        """Whether to read a paused folder's many waiting files now (`found` says what they are, with
+        {files} and {size}); Read now resumes it."""
+        name = Path(folder).name or folder
+        what = found.format(files=f"{estimate.files:,}", size=size_words(estimate.bytes))
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Watch a folder",
+            f"“{name}” {what}. Reading them takes {_duration(estimate.seconds)} on this computer; you can "
+            "ask questions meanwhile.\n\nRead them now? Not now keeps the folder watched and paused: "
+            "Resume in File > Watched folders… reads them.",
+            parent=self._parent,
+        )
+        read = box.addButton("Read now", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton("Not now", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(read)
+        box.exec()
+        if box.clickedButton() is read:
+            self.message.emit(f"Watching {name}: reading {estimate.files:,} files in the background.")
+            self.pause(folder, False)
 
     # --- stepping ----------------------------------------------------------------------------------
 
@@ -166,7 +176,7 @@ class FolderWatcher(QObject):
             self._running = True
             self._wanted = False
             scan, self._scan = self._scan, False
-            self._runner.submit("watch_step", (scan, STEP_FILES))
+            self._runner.submit("watch_step", (scan, STEP_FILES, ASK_ABOVE_FILES, ASK_ABOVE_SECONDS))
 
     def _on_file_system(self, _path: str) -> None:
         self._debounce.start()

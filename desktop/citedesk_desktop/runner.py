@@ -202,12 +202,11 @@ class _Worker(QObject):
             estimate = watch.estimate([c for c in queued if c.folder == folder])
             return folder, estimate, watch.folders(), watch.queued()
         if operation == "watch_step":  # a look: maybe a scan, then a few files (runs in the background)
-            scan, limit = payload
-            if scan:
-                watch.scan()
+            scan, limit, ask_files, ask_seconds = payload
+            held = watch.scan_holding(ask_files, ask_seconds) if scan else []
             step = watch.apply(limit=limit, cancel=self._cancel)
             snapshot = self._snapshot() if step.read or step.removed else None
-            return step, watch.folders(), watch.queued(), snapshot
+            return step, watch.folders(), watch.queued(), snapshot, held
         if operation == "watch_pause":
             folder, paused = payload
             watch.pause(folder, paused)

@@ -15,7 +15,9 @@ its changes wait. A file that cannot be read stays queued with its reason and is
 it changes.
 
 Adding a folder never starts reading it unasked: `add` returns what there is to read and `estimate`
-what it will cost, and the caller (the window, the CLI) asks before `apply`.
+what it will cost, and the caller (the window, the CLI) asks before `apply`. Nor does a scan that
+finds much at once (`scan_holding`: thousands of files dropped in, a drive changed while CiteDesk was
+closed): their folder is paused until the user says to read them.
 """
 
 from __future__ import annotations
@@ -131,6 +133,22 @@ class FolderWatch:
         self._store.done(p for p in gone if p not in documents)
         self._store.queue(found)
         return self._store.queued()
+
+    def scan_holding(self, files: int, seconds: float) -> list[tuple[str, WatchEstimate]]:
+        """Scan, and pause each folder whose newly found changes would take more than `files` files
+        or `seconds` to read (thousands of files dropped in, a drive's worth changed while CiteDesk
+        was closed): its changes wait until the user says to read them. Returns those folders with
+        what their new changes cost."""
+        before = {(c.path, c.kind, c.size, c.mtime) for c in self._store.queued()}
+        new = [c for c in self.scan() if (c.path, c.kind, c.size, c.mtime) not in before]
+        paused = {f.folder for f in self._store.folders() if f.paused}
+        held = []
+        for folder in sorted({c.folder for c in new} - paused):
+            cost = self.estimate([c for c in new if c.folder == folder])
+            if cost.files > files or cost.seconds > seconds:
+                self._store.set_paused(folder, True)
+                held.append((folder, cost))
+        return held
 
     def estimate(self, changes: list[QueuedChange] | None = None) -> WatchEstimate:
         """What reading the waiting changes will cost: files, bytes and about how long."""

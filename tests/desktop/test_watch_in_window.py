@@ -115,3 +115,26 @@ def test_changes_made_while_the_window_was_closed_are_read_when_it_opens(qtbot, 
     (notes / "later.txt").write_text("Written while CiteDesk was closed.\n")
     with hashed_window(qtbot, tmp_path) as window:
         qtbot.waitUntil(lambda: _names(window) == {"tides.txt", "later.txt"}, timeout=WAIT)
+
+
+def test_many_files_dropped_into_a_watched_folder_ask_before_they_are_read(
+    qtbot, window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "tides.txt").write_text("Spring tides occur at the new and the full moon.\n")
+    window.watcher.watch(str(notes))
+    qtbot.waitUntil(lambda: _names(window) == {"tides.txt"}, timeout=WAIT)
+    asked: list[str] = []
+
+    def read_now(box: QMessageBox) -> int:
+        asked.append(box.text())
+        next(b for b in box.buttons() if b.text() == "Read now").click()
+        return 0
+
+    monkeypatch.setattr(QMessageBox, "exec", read_now)
+    for number in range(folder_watch.ASK_ABOVE_FILES + 3):
+        (notes / f"drop{number:02}.txt").write_text(f"Dropped note {number}.\n")
+    qtbot.waitUntil(lambda: len(_names(window)) == folder_watch.ASK_ABOVE_FILES + 4, timeout=60_000)
+    assert len(asked) == 1 and "“notes” has 23 new or changed files (1 KB)" in asked[0]
+    assert not window.watcher.folders[0].paused

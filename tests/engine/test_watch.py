@@ -154,3 +154,22 @@ def test_a_missing_folder_removes_nothing(tmp_path: Path, folder: Path) -> None:
         folder.rename(tmp_path / "unplugged")  # a drive unplugged, a share gone
         assert watch.scan() == []
         assert len(engine.documents()) == 2
+
+
+def test_many_files_found_at_once_pause_their_folder_until_asked(tmp_path: Path, folder: Path) -> None:
+    with _open(tmp_path) as engine:
+        watch = FolderWatch(engine)
+        watch.add(folder)
+        _sync(watch)
+        assert watch.scan_holding(files=5, seconds=3600) == []  # nothing new
+        for number in range(8):  # a batch dropped in
+            (folder / f"drop{number}.txt").write_text(f"Dropped file number {number}.\n")
+        held = watch.scan_holding(files=5, seconds=3600)
+        assert [(Path(f).name, cost.files) for f, cost in held] == [("notes", 8)]
+        assert watch.folders()[0].paused and watch.apply().read == ()
+        assert watch.scan_holding(files=5, seconds=3600) == []  # found before: not asked again
+        watch.pause(folder, paused=False)
+        _sync(watch)
+        assert len(engine.documents()) == 10
+        (folder / "one-more.txt").write_text("A single new file is read without asking.\n")
+        assert watch.scan_holding(files=5, seconds=3600) == [] and not watch.folders()[0].paused
