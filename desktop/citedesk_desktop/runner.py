@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import os
 import threading
 import traceback
 from collections.abc import Callable, Iterator
@@ -197,10 +196,8 @@ class _Worker(QObject):
     def _watch(self, engine: Engine, operation: str, payload: Any) -> Any:
         watch = FolderWatch(engine)
         if operation == "watch_add":
-            queued = watch.add(payload)
-            folder = os.path.normpath(os.path.abspath(os.path.expanduser(payload)))
-            estimate = watch.estimate([c for c in queued if c.folder == folder])
-            return folder, estimate, watch.folders(), watch.queued()
+            folder, queued = watch.add(payload)
+            return folder, watch.estimate(queued), watch.folders(), watch.queued()
         if operation == "watch_step":  # a look: maybe a scan, then a few files (runs in the background)
             scan, limit, ask_files, ask_seconds = payload
             held = watch.scan_holding(ask_files, ask_seconds) if scan else []

@@ -37,8 +37,8 @@ def watch_verb(engine: Engine, args: argparse.Namespace) -> int:
         print(f"citedesk watch {args.action}: which folder?")
         return 2
     if args.action == "add":
-        watch.add(args.folder)
-        estimate = watch.estimate()
+        _, queued = watch.add(args.folder)
+        estimate = watch.estimate(queued)
         if not args.sync:
             _say(args, {"watching": args.folder, "waiting": plain(estimate)}, _waiting_words(estimate))
             return 0

@@ -39,6 +39,11 @@ from .types import FileStatus
 __all__ = ["FolderWatch", "QueuedChange", "WatchEstimate", "WatchStep", "WatchedFolder", "size_words"]
 
 
+# Reading a file costs something whatever its size (opening it, detecting its language, committing
+# it): 25 one-line notes took about 5 s in the window's steps (tests/desktop/test_watch_in_window.py).
+_SECONDS_PER_FILE = 0.2
+
+
 @dataclass(frozen=True, slots=True)
 class WatchEstimate:
     files: int  # to read (added or changed)
@@ -72,14 +77,16 @@ class FolderWatch:
     def folders(self) -> list[WatchedFolder]:
         return self._store.folders()
 
-    def add(self, folder: str | Path) -> list[QueuedChange]:
+    def add(self, folder: str | Path) -> tuple[str, list[QueuedChange]]:
         """Watch `folder` (with its subfolders) and queue what differs from the library; nothing is
-        read yet (see `estimate`, `apply`)."""
+        read yet (see `estimate`, `apply`). Returns the folder as the library names it (absolute,
+        normalised) and its queued changes."""
         path = Path(folder).expanduser()
         if not path.is_dir():
             raise EngineError(f"{path} is not a folder that can be watched: it does not exist or is a file.")
-        self._store.add(document_id(path))
-        return self.scan()
+        watched = document_id(path)
+        self._store.add(watched)
+        return watched, [c for c in self.scan() if c.folder == watched]
 
     def remove(self, folder: str | Path) -> None:
         """Stop watching; the folder's documents stay in the library, its waiting changes are dropped."""
@@ -156,9 +163,8 @@ class FolderWatch:
         to_read = [c for c in changes if c.kind != "removed" and not c.reason]
         size = sum(c.size for c in to_read)
         rate = max(1, self.engine.config.ingest.estimate_kb_per_s) * 1024
-        return WatchEstimate(
-            len(to_read), sum(c.kind == "removed" for c in changes), size, size / rate + 0.5 * len(to_read)
-        )
+        seconds = size / rate + _SECONDS_PER_FILE * len(to_read)
+        return WatchEstimate(len(to_read), sum(c.kind == "removed" for c in changes), size, seconds)
 
     def apply(
         self,

@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citedesk_desktop.main_window import MainWindow
-from citedesk_desktop.runner import EngineRunner
-from citedesk_engine import Engine
-from citedesk_engine.testing import HashEmbedder, ScriptedGenerator
-from PySide6.QtCore import QSettings
+from factories import hashed_window
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import (
     QHeaderView,
@@ -41,15 +37,8 @@ NAMED_BY_QT = (
 
 
 def test_every_control_of_the_main_window_has_an_accessible_name(qtbot, tmp_path: Path) -> None:
-    runner = EngineRunner(
-        lambda folder: Engine.open(folder, embedder=HashEmbedder(), generator=ScriptedGenerator(""))
-    )
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(runner, tmp_path / "library", settings)
-    qtbot.addWidget(window)
-    window.show()
-    try:
-        qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
+    with hashed_window(qtbot, tmp_path) as window:
+        qtbot.waitUntil(lambda: not window.runner.busy, timeout=60_000)
         unnamed = []
         for widget in window.findChildren(QWidget):
             if isinstance(widget, NAMED_BY_QT) or type(widget) is QWidget:
@@ -61,6 +50,3 @@ def test_every_control_of_the_main_window_has_an_accessible_name(qtbot, tmp_path
                 unnamed.append(type(widget).__name__)
         assert unnamed == []
         assert window.chat.question.accessibleName() == "Question"
-    finally:
-        window.close()
-        runner.shutdown()

@@ -47,7 +47,8 @@ def _bump(path: Path) -> None:
 def test_adding_a_folder_queues_its_files_and_reads_nothing_until_asked(tmp_path: Path, folder: Path) -> None:
     with _open(tmp_path) as engine:
         watch = FolderWatch(engine)
-        queued = watch.add(folder)
+        watched, queued = watch.add(folder)
+        assert watched == str(folder)
         assert sorted(Path(c.path).name for c in queued) == ["moon.md", "tides.txt"]
         assert {c.kind for c in queued} == {"added"}
         assert engine.documents() == []  # nothing read yet
