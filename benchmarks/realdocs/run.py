@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -58,12 +59,16 @@ def accepted(answer: str, expected: list[str], every: bool) -> bool:
     return bool(found) and (all(found) if every else any(found))
 
 
+# A question whose notes ask for every answer: "All five expected.", "Both values expected."
+_EVERY = re.compile(r"\b(?:all|both)\b[^.]*\bexpected\b", re.IGNORECASE)
+
+
 def outcome(row: dict, answer: Answer) -> str:
     if row["document"] is None:
         return "right" if answer.refusal is not None else "wrong but shown"
     if answer.refusal is not None:
         return f"refused: {answer.refusal.stage.value}"
-    every = row["kind"] == "list" or "all expected" in (row.get("notes") or "")
+    every = row["kind"] == "list" or bool(_EVERY.search(row.get("notes") or ""))
     return "right" if accepted(answer.text, row["answers"], every) else "wrong but shown"
 
 
