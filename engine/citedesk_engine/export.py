@@ -43,6 +43,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: table row", "the value is from another row of the table"),
     # These say what they found in words of their own: the words are what follows the check's name.
     ("guard: table column", None),
+    ("guard: table position", None),
     ("guard: named number", None),
     ("guard: code name", None),
     ("guard: cited number", None),

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from citedesk_engine.answer.table_rows import wrong_column, wrong_row
+from citedesk_engine import Engine
+from citedesk_engine.answer.flow import AnswerFlow
+from citedesk_engine.answer.table_rows import wrong_column, wrong_position, wrong_row
 from citedesk_engine.answer.verify import ClaimVerifier
-from citedesk_engine.config import VerifyConfig
+from citedesk_engine.config import AnswerConfig, VerifyConfig
+from citedesk_engine.testing import HashEmbedder
+from citedesk_engine.types import Candidate, EvidenceUnit, Retrieval
 
 # The Python logging HOWTO's table (a Sphinx HTML table, as the HTML extractor writes it, with its
 # title line from the unit's section).
@@ -175,3 +181,110 @@ def test_a_value_of_another_column_of_the_named_row_is_refused() -> None:
 def test_columns_that_pick_rows_or_are_not_asked_for_are_not_checked(answer: str, question: str) -> None:
     table = LEVELS if "WARNING" in question else FOUR
     assert wrong_column(answer, table, question) is None
+
+
+# readxl's datasets.xlsx, the chickwts sheet's first rows, as the spreadsheet extractor writes them.
+CHICKS = "weight | feed\n179 | horsebean\n160 | horsebean\n136 | horsebean\n227 | horsebean"
+FIRST_CHICK = "In the chickwts sheet, what feed did the first chick get and how much did it weigh?"
+
+
+def chick_unit(passage: str) -> EvidenceUnit:
+    return EvidenceUnit(
+        "v-00001",
+        "/docs/datasets.xlsx",
+        "v",
+        1,
+        passage,
+        0,
+        len(passage),
+        section="chickwts",
+        context="weight | feed",
+    )
+
+
+def test_the_first_row_of_a_named_table_is_the_one_asked_for_by_position() -> None:
+    first = chick_unit(CHICKS)
+    # row 2's values, each the passage's own words: the gate's words cannot tell (issue 21)
+    wrong = wrong_position("The first chick got horsebean and weighed 160.", first, FIRST_CHICK)
+    assert wrong.startswith("table position:")
+    assert "'179 | horsebean'" in wrong and "'160 | horsebean'" in wrong
+    assert wrong_position("The first chick got horsebean and weighed 179.", first, FIRST_CHICK) == ""
+    # a block further down the sheet, without the header row, is not the table's start
+    later = chick_unit("148 | linseed\n169 | linseed\n213 | linseed")
+    assert "later part" in wrong_position("It got linseed and weighed 148.", later, FIRST_CHICK)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What feed did the first chick get and how much did it weigh?",  # no table named
+        "In the chickwts sheet, which was the first chick with a weight over 150?",
+        "In the chickwts sheet, what did the first and the last chick weigh?",  # both ends
+        "In the chickwts sheet, what did the second chick weigh?",
+    ],
+)
+def test_questions_not_about_a_named_tables_first_row_are_not_checked(question: str) -> None:
+    assert wrong_position("It weighed 160.", chick_unit(CHICKS), question) == ""
+    later = chick_unit("148 | linseed\n169 | linseed\n213 | linseed")
+    assert wrong_position("It weighed 148.", later, question) == ""
+
+
+def test_a_condition_of_the_question_in_the_answers_row_picks_that_row() -> None:
+    later = chick_unit("148 | linseed\n169 | linseed\n213 | linseed")
+    question = "In the chickwts sheet, what is the weight of the first chick fed linseed?"
+    assert wrong_position("It weighed 148.", later, question) == ""
+    # a row the condition does not pick, in the table's first part, is still not the one asked for
+    assert wrong_position("It weighed 160.", chick_unit(CHICKS), question) != ""
+
+
+def test_only_an_ingested_tables_first_unit_holds_its_header(tmp_path: Path) -> None:
+    # debian.csv as the ingest cuts it: its first unit starts with the header; no later one holds it.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    rows = [f"{n}.0,Name{n},name{n},20{n:02d}-01-01,20{n:02d}-06-01,20{n:02d}-12-31" for n in range(1, 90)]
+    (docs / "debian.csv").write_text(
+        "version,codename,series,created,release,eol\n" + "\n".join(rows), "utf-8"
+    )
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder()) as engine:
+        engine.ingest([docs])
+        (document,) = engine.documents()
+        units = [u for u in engine.units(document.document) if u.context]
+    assert len(units) > 1
+    question = "Which release is first in debian.csv?"
+    assert wrong_position("Name1, version 1.0", units[0], question) == ""
+    assert "Name2" in wrong_position("Name2, version 2.0", units[0], question)
+    for unit in units[1:]:
+        assert "later part" in wrong_position("Name80, version 80.0", unit, question)
+
+
+class Replies:
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+
+    def generate(self, messages, *, max_tokens, on_token=None, cancel=None):  # type: ignore[no-untyped-def]
+        return self.reply
+
+
+@pytest.mark.parametrize(("weight", "supported"), [("160", False), ("179", True)])
+def test_an_answer_from_another_row_than_the_first_asked_for_is_refused_by_the_flow(
+    weight: str, supported: bool
+) -> None:
+    unit = chick_unit(CHICKS)
+    embedder = HashEmbedder()
+    vector = embedder.embed([unit.passage])[0]
+    flow = AnswerFlow(
+        retrieve=lambda query, k, asked, variants: Retrieval(query, (Candidate(unit, {}, {}, 1.0, 0.9),), ()),
+        embed_query=lambda text: embedder.embed([text])[0],
+        stored_vectors=lambda ids: {unit.unit_id: vector},
+        generator=lambda: Replies(f"horsebean / {weight} [1]"),  # what the packaged model wrote
+        verifier=gate(),
+        config=AnswerConfig(),
+        tiers=dict,
+        paths=dict,
+        library_empty=lambda: False,
+        calibrated_rerank=True,
+    )
+    (claim,) = flow.ask(FIRST_CHICK, k=1).claims
+    assert claim.supported is supported
+    if not supported:
+        assert claim.method.startswith("guard: table position: the question asks for the first row")

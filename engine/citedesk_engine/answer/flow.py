@@ -45,6 +45,7 @@ from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
+from .table_rows import wrong_position
 from .text import content_stems
 from .verify import ClaimVerifier, Verdict
 
@@ -369,11 +370,10 @@ class AnswerFlow:
         language (crosslingual.py); the first language that supports it decides, else the best."""
         as_written = InLanguage(UNDETERMINED, claim, question, translated=False)
         if languages is None or not cited:
-            return (
-                self.verifier.check(claim, [c.unit.index_text for c in cited], question, certainty=certainty),
-                list(cited),
-                as_written,
+            verdict = self.verifier.check(
+                claim, [c.unit.index_text for c in cited], question, certainty=certainty
             )
+            return _placed(verdict, cited, claim, question), list(cited), as_written
         groups: dict[str, list[Candidate]] = {}
         for candidate in cited:
             groups.setdefault(languages.language_of(candidate.unit.document), []).append(candidate)
@@ -387,6 +387,7 @@ class AnswerFlow:
             else:
                 texts = [c.unit.index_text for c in group]
                 verdict = self.verifier.check(how.claim, texts, how.question, language, certainty)
+                verdict = _placed(verdict, group, how.claim, how.question)
                 found = (replace(verdict, method=how.note() + verdict.method), group, how)
             if verdict.supported:
                 return found
@@ -452,6 +453,17 @@ class AnswerFlow:
             )
         removed = sum(1 for c in claims if not c.supported)
         return claims, removed, checked_in
+
+
+def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: str) -> Verdict:
+    """A supported verdict refused when its passage is not the table row asked for by position (only
+    here is the passage's unit, so its place in its table, known; table_rows.py)."""
+    wrong = wrong_position(claim, cited[verdict.passage].unit, question) if verdict.supported else ""
+    return (
+        replace(verdict, supported=False, method=f"guard: {wrong}", check="guard: table position")
+        if wrong
+        else verdict
+    )
 
 
 # py3langid's probability for a question's language to be named in a refusal ("Wie ändere ich den
@@ -551,11 +563,7 @@ class _Run:
         paths: dict[str, str],
     ) -> Answer:
         found = {c.unit.unit_id: c for c in context}
-        order: list[str] = []
-        for claim in supported:
-            for uid in claim.sources:
-                if uid not in order:
-                    order.append(uid)
+        order = list(dict.fromkeys(uid for claim in supported for uid in claim.sources))
         sources = tuple(source_ref(found[uid], paths) for uid in order)
         text = " ".join(
             claim.text + " " + "".join(f"[{order.index(uid) + 1}]" for uid in claim.sources)

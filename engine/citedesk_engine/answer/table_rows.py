@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..index.table_keys import cell_separator
+from ..index.table_keys import cell_separator, positions, question_keys
+from ..types import EvidenceUnit
 from .text import DATE_OR_TIME, content_stems, shorten, terms
 
 # A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
@@ -140,6 +141,58 @@ def wrong_cell(answer: str, passage: str, question: str) -> str:
     return ""
 
 
+# "the first country to ratify", "the first release with systemd": the first of the rows meeting a
+# condition, which may be any row; only "the first chick (in chickwts)" means the table's first row.
+_CONDITIONED = re.compile(
+    r"\b(?:first|top|1st)\s+(?:[\w.-]+\s+){0,3}?(?:with|without|that|which|who|whose|where|to|after|"
+    r"before|since|having|containing|above|below|over|under|exceeding|in which)\b",
+    re.IGNORECASE,
+)
+
+
+def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
+    """What the gate says when a question about the first row of a table it names ("the first chick
+    in the chickwts sheet") is answered from another row: from a later part of the table (a unit that
+    does not start with the header row), or from another row of its first part. The gate's words
+    cannot tell: every row's cells are the passage's own words. "" when the question asks for no
+    table's first row, when the answer is from it or from no single row, or when a word of the
+    question stands in the answer's row and not in the first ("the first chick fed linseed": the
+    question's condition picks that row)."""
+    if (
+        positions(question) != {"first"}
+        or not unit.context
+        or unit.section.lower() not in question_keys(question)
+        or _CONDITIONED.search(question)
+    ):
+        return ""
+    text = unit.index_text  # the header row first, as the gate reads a table
+    table = _table(text)
+    rows = answer_rows(answer, text, question)
+    if table is None or not rows:
+        return ""
+    start = unit.passage.startswith(unit.context)
+    first, found = (text[slice(*table[1][0])] if start else ""), text[slice(*rows[0])]
+    picked = terms(question) - set(content_stems(unit.context)) - terms(unit.section)
+    if picked & (terms(found) - terms(first)):
+        return ""
+    if not start:
+        return (
+            f"table position: the question asks for the first row of {unit.section!r}, "
+            f"the answer is from a later part of it, {_shown(found)!r}"
+        )
+    if table[1][0] in rows:
+        return ""
+    return (
+        f"table position: the question asks for the first row, {_shown(first)!r}, "
+        f"the answer is from {_shown(found)!r}"
+    )
+
+
+def _shown(row: str) -> str:
+    """A row as a reason shows it: a spreadsheet's tabs as " | ", at most 60 characters."""
+    return shorten(row.replace("\t", " | "), 60)
+
+
 def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
     """The header and data rows of a table passage, for a question about one row of it; None when
     the passage is no table or the question compares or orders rows."""
@@ -154,16 +207,18 @@ def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
 
 def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int, int]] | None:
     """Where in `passage` (offsets into it) the data rows that hold `answer` stand: every word the
-    answer adds to the question and the column names is in the row. None when the passage is not a
-    table; an empty list when no single row holds the answer."""
+    answer adds to the question and the column names, of those in the table's rows, is in the row
+    ("The first chick got horsebean and weighed 179": 179 and horsebean, not "got"). None when the
+    passage is not a table; an empty list when no single row holds the answer."""
     table = _table(passage)
     if table is None:
         return None
     header, spans = table
-    wanted = _added(answer, question, set(content_stems(header)))
+    rows = [terms(passage[a:b]) for a, b in spans]
+    wanted = _added(answer, question, set(content_stems(header))) & set().union(*rows)
     if not wanted:
         return []
-    return [(a, b) for a, b in spans if wanted <= terms(passage[a:b])]
+    return [span for span, row in zip(spans, rows, strict=True) if wanted <= row]
 
 
 def is_table(passage: str) -> bool:
