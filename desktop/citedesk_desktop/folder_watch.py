@@ -75,7 +75,7 @@ class FolderWatcher(QObject):
     # --- what the user asks ------------------------------------------------------------------------
 
     def choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self._parent, "Watch a folder")
+        folder = QFileDialog.getExistingDirectory(self._parent, "Watch a folder", str(Path.home()))
         if folder:
             self.watch(folder)
 

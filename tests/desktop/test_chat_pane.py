@@ -209,6 +209,10 @@ def test_a_refusal_offers_to_ask_again_in_the_closest_passages_document_alone(qt
     # asked there alone already: not offered again
     pane.show_answer(replace(refused, conversation="c1", scope=("/docs/vader.pdf",)))
     assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
+    # refused at relevance (an off-document question): no passage anywhere answers, so none is offered
+    off = Refusal(Stage.RELEVANCE, "No passage is relevant enough to answer.", {})
+    pane.show_answer(replace(refused, question="Who won the 1998 World Cup?", refusal=off))
+    assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
 
 
 def test_closest_passages_of_one_page_are_told_apart_by_their_first_words(qtbot) -> None:

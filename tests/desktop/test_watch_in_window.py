@@ -138,3 +138,18 @@ def test_many_files_dropped_into_a_watched_folder_ask_before_they_are_read(
     qtbot.waitUntil(lambda: len(_names(window)) == folder_watch.ASK_ABOVE_FILES + 4, timeout=60_000)
     assert len(asked) == 1 and "“notes” has 23 new or changed files (1 KB)" in asked[0]
     assert not window.watcher.folders[0].paused
+
+
+def test_both_folder_choosers_open_in_the_home_folder(window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A window session found "Watch a folder" opening in the program's working directory.
+    asked: list[str] = []
+
+    def chooser(parent, caption, start=""):  # type: ignore[no-untyped-def]
+        asked.append(start)
+        return ""  # cancelled: nothing is added or watched
+
+    monkeypatch.setattr(folder_watch.QFileDialog, "getExistingDirectory", chooser)
+    window.watcher.choose_folder()
+    window.choose_folder()
+    assert asked == [str(Path.home())] * 2
+    assert window.status_watch.text() != "Watching 1 folder"

@@ -89,9 +89,11 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
                 f"them): {links}</p>"
             )
         closest = answer.considered[0].document if answer.considered else ""
-        if closest and tuple(answer.scope) != (closest,):
+        if closest and tuple(answer.scope) != (closest,) and stage != Stage.RELEVANCE:
             # Asked in the whole library (or in several documents), the passage nearest the question
-            # may stand in a document the others crowd out: one click asks there alone.
+            # may stand in a document the others crowd out: one click asks there alone. Not after a
+            # relevance refusal: no passage anywhere was judged to answer (an off-document question),
+            # and the closest one, asked about alone, would be judged the same.
             considered += (
                 f"<p><a href='askin:{number}'>Ask again in {html.escape(Path(closest).name)} only</a></p>"
             )
