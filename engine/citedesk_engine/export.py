@@ -13,6 +13,7 @@ from .answer.claims import sentence_spans
 from .answer.evidence_spans import spans_in_source
 from .answer.text import answer_length, shorten, terms
 from .answer.verify import SHORT_ANSWER_WORDS
+from .index.table_keys import cell_separator
 from .serialize import plain
 from .types import Answer, Claim, Decision, DocumentMeta, SourceRef
 
@@ -176,7 +177,7 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     if not claim.supported or answer_length(claim.text) > SHORT_ANSWER_WORDS:
         return ""
     parts = [
-        source.passage[start - source.char_start : end - source.char_start]
+        _with_columns(source.passage[start - source.char_start : end - source.char_start], source.header)
         for source in answer.sources
         for start, end in spans_in_source(source, (claim,))
     ]
@@ -186,6 +187,23 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
     saying = [t for t in sentences if wanted & terms(t)] or parts
     return shorten(" ".join(" … ".join(saying).split()), _QUOTE_LIMIT)
+
+
+def _with_columns(span: str, header: str) -> str:
+    """A span of a table's rows with each cell named by its column ("3.0,Woody,woody" reads "version
+    3.0; codename Woody; series woody"): a row quoted bare says nothing. Other spans as they are."""
+    if not header.strip():
+        return span
+    separator = cell_separator(header)
+    names = [name.strip() for name in header.split(separator)]
+    rows = []
+    for line in span.splitlines():
+        cells = [cell.strip().strip('"') for cell in line.split(separator)]
+        if line.strip() == header.strip() or not 1 < len(cells) <= len(names):
+            rows.append(line)
+            continue
+        rows.append("; ".join(f"{name} {cell}" for name, cell in zip(names, cells, strict=False) if cell))
+    return "\n".join(rows)
 
 
 def scope_words(scope: Sequence[str]) -> str:

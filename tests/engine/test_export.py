@@ -137,6 +137,27 @@ def test_a_short_answers_quote_is_the_sentence_that_holds_its_words() -> None:
     assert claim_quote(Claim("$0.25", False, (), "guard", 0.1), answer) == ""  # never for a removed claim
 
 
+def test_a_table_rows_quote_names_each_cell_by_its_column() -> None:
+    # A window session: "3.0,Woody,woody,2000-08-15,..." quoted bare under "Woody" said nothing.
+    from citedesk_engine.export import claim_quote
+
+    header = "version,codename,series,created,release,eol"
+    rows = "2.2,Potato,potato,1999-03-09,2000-08-15,2003-06-30\n3.0,Woody,woody,2000-08-15,2002-07-19,"
+    ref = SourceRef("u1", "d", "/docs/debian.csv", None, (), 200, 200 + len(rows), rows, "debian.csv", header)
+    row = (200 + rows.index("3.0"), 200 + len(rows))
+    claim = Claim("Woody", True, ("u1",), "verifier", 0.9, (("u1", *row),))
+    answer = Answer(
+        "What is the codename of Debian 3.0?", Decision.ANSWERED, "Woody [1]", (claim,), (ref,), (), ()
+    )
+    assert claim_quote(claim, answer) == (
+        "version 3.0; codename Woody; series woody; created 2000-08-15; release 2002-07-19"
+    )
+    # the header row itself, and a passage of prose, are quoted as they are
+    prose = replace(ref, passage=header + "\n" + rows, char_start=200 - len(header) - 1)
+    head = Claim("codename", True, ("u1",), "verifier", 0.9, (("u1", prose.char_start, 200 - 1),))
+    assert claim_quote(head, replace(answer, claims=(head,), sources=(prose,))) == header
+
+
 def test_why_a_sentence_was_removed_is_said_in_words() -> None:
     from citedesk_engine.export import check_words
 

@@ -34,19 +34,19 @@ from ..types import (
     Stage,
     StageTrace,
 )
-from .asides import AsideKind, asides, asserted
+from .asides import AsideKind, asides
 from .certainty import answer_certainty, generated_tokens
-from .claims import sentences, split_claims
+from .claims import split_claims
 from .conflicts import find_conflicts
 from .crosslingual import ClaimLanguages, InLanguage
+from .declined import declined_quote
 from .deep import DEEP, STANDARD, STRATEGIES, DeepSearch, Hop, interleave
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
-from .gates import TRUST_MODES, Relevance, authority_gate, relevance_gate, script_gate
+from .gates import TRUST_MODES, authority_gate, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
 from .table_rows import wrong_position
-from .text import content_stems
 from .verify import ClaimVerifier, Verdict
 
 
@@ -230,7 +230,9 @@ class AnswerFlow:
         )
         tokens = generated_tokens(self.generator())
         declined = NOT_FOUND.lower() in text.lower() or not text.strip()
-        quote = _quote(question, judged, context, self.config, self.calibrated_rerank) if declined else None
+        quote = None
+        if declined:
+            quote = declined_quote(question, judged, context, self.config, self.calibrated_rerank)
         run.record(
             "generate",
             len(context),
@@ -459,52 +461,14 @@ def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: 
     """A supported verdict refused when its passage is not the table row asked for by position (only
     here is the passage's unit, so its place in its table, known; table_rows.py)."""
     wrong = wrong_position(claim, cited[verdict.passage].unit, question) if verdict.supported else ""
-    return (
-        replace(verdict, supported=False, method=f"guard: {wrong}", check="guard: table position")
-        if wrong
-        else verdict
-    )
+    if wrong:
+        verdict = replace(verdict, supported=False, method=f"guard: {wrong}", check="guard: table position")
+    return verdict
 
 
 # py3langid's probability for a question's language to be named in a refusal ("Wie ändere ich den
 # Standard-Editor?" 0.98; short English questions score 0.6-0.95, so only a confident guess is said).
 QUESTION_LANGUAGE_PROBABILITY = 0.9
-
-
-def _quote(
-    question: str,
-    judged: Sequence[Relevance],
-    context: Sequence[Candidate],
-    config: AnswerConfig,
-    calibrated_rerank: bool,
-) -> tuple[str, Candidate] | None:
-    """When the generator declines: a sentence that holds every content word of the question, in a
-    passage judged to answer it, and that passage ("Can visitors bring pets into the reading room?"
-    - "Visitors may not bring pets into the reading room."). Judged to answer means the packaged
-    reranker's probability passes `min_rerank`, the relevance gate's own calibrated "likely to
-    answer" (benchmarks/calibrate_relevance.py); no new threshold. Every word, not most: a sentence
-    about the question's subject that lacks what is asked ("Who built the bridge?" - "The bridge
-    is 17.2 kilometres long.") is no answer, and the reranker scores such passages high."""
-    if not calibrated_rerank or config.min_rerank <= 0:
-        return None
-    wanted = set(content_stems(question))
-    if not wanted:
-        return None
-    read = {c.unit.unit_id for c in context}
-    for relevance in judged:  # in the order retrieval ranked them
-        candidate = relevance.candidate
-        if (
-            candidate.unit.unit_id not in read
-            or relevance.rerank is None
-            or relevance.rerank < config.min_rerank
-        ):
-            continue
-        for line in asserted(candidate.unit.passage).split("\n"):
-            for sentence in sentences(line):
-                # Verbatim: a sentence rejoined across a left-out aside is not the passage's.
-                if wanted <= set(content_stems(sentence)) and sentence in candidate.unit.passage:
-                    return sentence, candidate
-    return None
 
 
 class _Run:
@@ -597,6 +561,7 @@ def source_ref(candidate: Candidate, paths: dict[str, str]) -> SourceRef:
         char_end=unit.char_end,
         passage=unit.passage,
         section=unit.section,
+        header=unit.context,
         ranks=dict(candidate.ranks),
         scores=dict(candidate.scores),
         fused=candidate.fused,

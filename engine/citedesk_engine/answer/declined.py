@@ -1,0 +1,49 @@
+"""What an answer is when the generator declines ("NOT IN PASSAGES") over passages judged to answer:
+the passage's own sentence that holds the question's words, quoted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..config import AnswerConfig
+from ..types import Candidate
+from .asides import asserted
+from .claims import sentences
+from .gates import Relevance
+from .text import content_stems
+
+
+def declined_quote(
+    question: str,
+    judged: Sequence[Relevance],
+    context: Sequence[Candidate],
+    config: AnswerConfig,
+    calibrated_rerank: bool,
+) -> tuple[str, Candidate] | None:
+    """When the generator declines: a sentence that holds every content word of the question, in a
+    passage judged to answer it, and that passage ("Can visitors bring pets into the reading room?"
+    - "Visitors may not bring pets into the reading room."). Judged to answer means the packaged
+    reranker's probability passes `min_rerank`, the relevance gate's own calibrated "likely to
+    answer" (benchmarks/calibrate_relevance.py); no new threshold. Every word, not most: a sentence
+    about the question's subject that lacks what is asked ("Who built the bridge?" - "The bridge
+    is 17.2 kilometres long.") is no answer, and the reranker scores such passages high."""
+    if not calibrated_rerank or config.min_rerank <= 0:
+        return None
+    wanted = set(content_stems(question))
+    if not wanted:
+        return None
+    read = {c.unit.unit_id for c in context}
+    for relevance in judged:  # in the order retrieval ranked them
+        candidate = relevance.candidate
+        if (
+            candidate.unit.unit_id not in read
+            or relevance.rerank is None
+            or relevance.rerank < config.min_rerank
+        ):
+            continue
+        for line in asserted(candidate.unit.passage).split("\n"):
+            for sentence in sentences(line):
+                # Verbatim: a sentence rejoined across a left-out aside is not the passage's.
+                if wanted <= set(content_stems(sentence)) and sentence in candidate.unit.passage:
+                    return sentence, candidate
+    return None
