@@ -243,6 +243,12 @@ CANCEL_CLEARED = frozenset(
 )
 
 
+def open_interactive(folder: Path) -> Engine:
+    """The window's engine: its slow work that would hold the interpreter lock for long (the entity
+    graph's reader) runs in worker processes, so the window keeps drawing (Engine.open)."""
+    return Engine.open(folder, interactive=True)
+
+
 class EngineRunner(QObject):
     """Owns the worker thread. `busy` is true from a request until its result or error arrives
     (background steps aside)."""
@@ -253,7 +259,7 @@ class EngineRunner(QObject):
     busy_changed = Signal(bool)
     _request = Signal(str, object)
 
-    def __init__(self, factory: EngineFactory = Engine.open, parent: QObject | None = None) -> None:
+    def __init__(self, factory: EngineFactory = open_interactive, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._cancel = threading.Event()
         self._pending = 0

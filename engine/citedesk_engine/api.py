@@ -115,10 +115,11 @@ class Engine:
         generator: Generator | None = None,
         recogniser: Recogniser | None = None,
         mention_reader: MentionReader | None = None,
+        interactive: bool = False,
     ) -> Engine:
-        """Open (or create) a library; models load lazily, on first use. `embedder`, `generator` and
-        `recogniser` (OCR) and `mention_reader` (the entity graph's) replace the configured models
-        (tests, and callers with a model of their own in memory)."""
+        """Open (or create) a library; models load lazily. `embedder`, `generator`, `recogniser` (OCR) and
+        `mention_reader` (the graph's) replace the configured models (tests, models in memory). An
+        `interactive` engine (behind a window) reads entities in worker processes only (spacy_mentions)."""
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
@@ -133,6 +134,8 @@ class Engine:
         engine._generator = generator
         engine._recogniser = recogniser
         engine._mentions = mention_reader
+        if interactive and mention_reader is None:
+            engine._mentions = SpacyMentionReader(batch_thread_count(config.models), isolated=True)
         return engine
 
     def close(self) -> None:
@@ -184,8 +187,7 @@ class Engine:
         return units
 
     def recogniser(self) -> Recogniser:
-        """The OCR recogniser (its models load at the first page it reads), on every core like
-        embedding: both run while the user waits for a file, not while they read."""
+        """The OCR recogniser (loaded at its first page), on every core: the user waits for the file."""
         if self._recogniser is None:
             self._recogniser = RapidRecogniser(threads=batch_thread_count(self.config.models))
         return self._recogniser
@@ -296,8 +298,7 @@ class Engine:
         return pipeline.run(question, k or self.config.retrieval.top_k, scope=scope, variants=variants)
 
     def reformulate(self, question: str, cancel: threading.Event | None = None) -> Reformulation:
-        """The question translated into the languages of `[retrieval] search_languages` other than its
-        own (retrieve/reformulate.py); nothing when that setting is empty."""
+        """The question in `[retrieval] search_languages` other than its own (retrieve/reformulate.py)."""
         languages = search_languages(
             self.config.retrieval.search_languages, self.library.manifest.per_document("language")
         )

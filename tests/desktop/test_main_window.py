@@ -528,3 +528,13 @@ def test_a_document_with_hidden_or_planted_text_is_flagged_and_stays_flagged(
     finally:
         again.close()
         again.runner.shutdown()
+
+
+def test_the_windows_engine_reads_entities_in_worker_processes_only(tmp_path: Path) -> None:
+    # spaCy in the engine's thread held the interpreter lock for up to 300 ms: the window froze (issue 23).
+    from citedesk_desktop.runner import open_interactive
+    from citedesk_engine.models.spacy_mentions import SpacyMentionReader
+
+    with open_interactive(tmp_path / "library") as engine:
+        reader = engine.mention_reader()
+        assert isinstance(reader, SpacyMentionReader) and reader._isolated

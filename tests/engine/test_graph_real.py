@@ -60,6 +60,24 @@ def test_spacy_reads_entities_and_phrases_and_survives_hostile_text() -> None:
     assert not any("." in m.node for m in found[6]) and "farrington method" in {m.node for m in found[6]}
 
 
+def test_an_isolated_reader_reads_in_its_worker_only_and_reads_the_same() -> None:
+    # The window's reader (Engine.open(interactive=True)): spaCy never runs in this process, whose
+    # engine thread then waits without the interpreter lock (issue 23: the window's stalls).
+    texts = [FILMS["ipcc.txt"], FILMS["cameron.txt"], ""]
+    isolated = SpacyMentionReader(processes=1, isolated=True)
+    try:
+        assert isolated.read([]) == []  # starts the worker and loads its pipeline
+        found = isolated.read(texts)
+        keys = isolated.keys("Who chaired the Intergovernmental Panel on Climate Change?")
+        assert isolated._nlp is None  # never loaded here
+    finally:
+        isolated.close()
+    here = SpacyMentionReader()
+    assert found == here.read(texts)
+    assert keys == here.keys("Who chaired the Intergovernmental Panel on Climate Change?")
+    assert ("intergovernmental panel on climate change", "Intergovernmental Panel on Climate Change") in keys
+
+
 def test_aliases_and_topics_on_real_text(films: Engine) -> None:
     graph = films.library.graph
     assert graph.nodes_of_keys(["ipcc", "cameron"]) == {

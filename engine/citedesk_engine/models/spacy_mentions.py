@@ -66,12 +66,18 @@ class SpacyMentionReader:
     of it the entity recogniser), and spaCy holds the interpreter lock, so threads do not help:
     with `processes` > 1, batches are split over that many worker processes (started once, each
     loading the pipeline), which halves the time on two cores (benchmarks/graph_build.py). Should
-    they fail to start, it reads in this process."""
+    they fail to start, it reads in this process.
 
-    def __init__(self, processes: int = 1) -> None:
+    `isolated`: every read, of any size, and every question's keys are done in the worker processes
+    (at least one), never in this one. A window's engine thread waits on them without the lock, so
+    the window keeps drawing: in process, a step of the graph held the lock in spaCy's compiled code
+    for 100-300 ms at a time (benchmarks/ui_stall.py --trace)."""
+
+    def __init__(self, processes: int = 1, isolated: bool = False) -> None:
         self._nlp: object | None = None
         self._lock = threading.Lock()
-        self._processes = processes
+        self._processes = max(1, processes) if isolated else processes
+        self._isolated = isolated
         self._workers: ProcessPoolExecutor | None = None
 
     @property
@@ -95,24 +101,32 @@ class SpacyMentionReader:
             return self._nlp
 
     def read(self, texts: Sequence[str]) -> list[list[Mention]]:
-        if self._processes > 1 and len(texts) >= PARALLEL_FROM:
+        """The mentions of each text. An isolated reader given no text starts its workers (each loads
+        the pipeline) and waits for them: the window's "load the models"."""
+        if self._isolated or (self._processes > 1 and len(texts) >= PARALLEL_FROM):
             try:
                 return self._read_in_workers(list(texts))
             except (OSError, BrokenProcessPool) as exc:
                 log.warning("entity reader: worker processes failed (%s); reading in this process", exc)
                 self.close()
-                self._processes = 1
+                self._processes, self._isolated = 1, False
         nlp = self._pipeline()
         return [_mentions(doc) for doc in nlp.pipe(texts, batch_size=_BATCH)]  # type: ignore[attr-defined]
 
-    def _read_in_workers(self, texts: list[str]) -> list[list[Mention]]:
+    def _pool(self) -> ProcessPoolExecutor:
         if self._workers is None:
             self._workers = ProcessPoolExecutor(
                 self._processes, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
             )
+        return self._workers
+
+    def _read_in_workers(self, texts: list[str]) -> list[list[Mention]]:
+        if not texts:
+            list(self._pool().map(_read_in_worker, [[]] * self._processes))
+            return []
         size = -(-len(texts) // self._processes)
         parts = [texts[i : i + size] for i in range(0, len(texts), size)]
-        return [found for part in self._workers.map(_read_in_worker, parts) for found in part]
+        return [found for part in self._pool().map(_read_in_worker, parts) for found in part]
 
     def close(self) -> None:
         """Stop the worker processes (they start again at the next read)."""
@@ -121,6 +135,14 @@ class SpacyMentionReader:
             self._workers = None
 
     def keys(self, text: str) -> list[tuple[str, str]]:
+        """The keys a question's words and runs of words may name nodes by, with their words."""
+        if self._isolated:
+            try:
+                return self._pool().submit(_keys_in_worker, text).result()
+            except (OSError, BrokenProcessPool) as exc:
+                log.warning("entity reader: worker processes failed (%s); reading in this process", exc)
+                self.close()
+                self._processes, self._isolated = 1, False
         doc = self._pipeline()(text)  # type: ignore[operator]
         found = {m.node: m.label for m in _mentions(doc)}
         words = [t for t in doc if not (t.is_punct or t.is_space)]
@@ -145,6 +167,11 @@ def _start_worker() -> None:
 def _read_in_worker(texts: list[str]) -> list[list[Mention]]:
     assert _WORKER is not None
     return _WORKER.read(texts)
+
+
+def _keys_in_worker(text: str) -> list[tuple[str, str]]:
+    assert _WORKER is not None
+    return _WORKER.keys(text)
 
 
 def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
