@@ -177,7 +177,7 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     if not claim.supported or answer_length(claim.text) > SHORT_ANSWER_WORDS:
         return ""
     parts = [
-        _with_columns(source.passage[start - source.char_start : end - source.char_start], source.header)
+        with_columns(source.passage[start - source.char_start : end - source.char_start], source.header)
         for source in answer.sources
         for start, end in spans_in_source(source, (claim,))
     ]
@@ -189,7 +189,7 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     return shorten(" ".join(" … ".join(saying).split()), _QUOTE_LIMIT)
 
 
-def _with_columns(span: str, header: str) -> str:
+def with_columns(span: str, header: str) -> str:
     """A span of a table's rows with each cell named by its column ("3.0,Woody,woody" reads "version
     3.0; codename Woody; series woody"): a row quoted bare says nothing. Other spans as they are."""
     if not header.strip():

@@ -260,3 +260,24 @@ def test_what_the_engine_is_doing_is_said_until_the_answer_comes(qtbot) -> None:
     assert "Writing the answer" not in pane.transcript.toPlainText()
     pane.on_event(StageStarted("retrieve", "late"))  # nothing asked: nothing said
     assert "Searching" not in pane.transcript.toPlainText()
+
+
+def test_a_resting_pointer_on_a_citation_shows_its_card_with_what_verified_the_answer(qtbot) -> None:
+    from PySide6.QtWidgets import QToolTip
+
+    text = "Opening hours are posted at the entrance. Members may borrow up to twelve books at a time."
+    said = (text.index("Members"), len(text))
+    ref = SourceRef("u-1", "/docs/rules.pdf", "/docs/rules.pdf", 3, (), 0, len(text), text)
+    claim = Claim("12", True, ("u-1",), "verifier", 0.9, (("u-1", *said),))
+    answer = Answer("How many books?", Decision.ANSWERED, "12 [1]", (claim,), (ref,), (), ())
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.show_answer(answer)
+    pane._on_hover(QUrl("cite:1.1"))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=5_000)
+    card = QToolTip.text()
+    assert "rules.pdf, page 3" in card and "Members may borrow up to twelve books at a time." in card
+    assert "Opening hours" not in card  # the sentence that verified it, not the whole passage
+    pane._on_hover(QUrl())  # the pointer leaves every link: the card goes
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=5_000)

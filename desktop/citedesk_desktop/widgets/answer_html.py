@@ -6,7 +6,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from citedesk_engine.export import STAGE_WORDS, check_words, claim_quote, scope_words
+from citedesk_engine.answer.evidence_spans import spans_in_source
+from citedesk_engine.answer.text import shorten
+from citedesk_engine.export import STAGE_WORDS, check_words, claim_quote, scope_words, with_columns
 from citedesk_engine.types import Answer, Decision, SourceRef, Stage
 
 
@@ -152,6 +154,21 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         + "</ol>"
     )
     return "".join(parts)
+
+
+def citation_card(source: SourceRef, answer: Answer) -> str:
+    """A citation's hover card: where its passage is, and what of it verified the answer (the
+    sentences or table rows its verified claims stand on; the passage's opening when none is known)."""
+    spans = spans_in_source(source, answer.claims)
+    said = " … ".join(
+        with_columns(source.passage[a - source.char_start : b - source.char_start], source.header)
+        for a, b in spans
+    )
+    said = shorten(" ".join((said or source.passage).split()), _CARD_CHARACTERS)
+    return f"<b>{_where(source)}</b><br>“{html.escape(said)}”"
+
+
+_CARD_CHARACTERS = 300  # about four lines of a tooltip: the sentence, not the whole passage
 
 
 def _place(passage: dict[str, object]) -> str:

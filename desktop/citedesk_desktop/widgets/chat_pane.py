@@ -18,7 +18,7 @@ from citedesk_engine.export import (
 )
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QCursor, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -29,11 +29,12 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QTextBrowser,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
-from .answer_html import answer_html, stopped_html
+from .answer_html import answer_html, citation_card, stopped_html
 from .question_box import MENTION, QuestionBox
 
 # The stages of a question (answer/flow.py) in a reader's words, shown until the answer comes.
@@ -493,7 +494,12 @@ class ChatPane(QWidget):
         self._hover_rest.start()
 
     def _show_hovered(self) -> None:
+        """The citation under the pointer: its card beside it, its passage in the evidence viewer."""
         cited = self._passage(self._hovered) if self._hovered.scheme() == "cite" else None
+        if cited is not None:
+            QToolTip.showText(QCursor.pos(), citation_card(*cited), self.transcript)
+        else:
+            QToolTip.hideText()
         self.source_hovered.emit(*(cited or (None, None)))
 
     def _open_item(self, item: QListWidgetItem) -> None:
