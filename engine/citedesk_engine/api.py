@@ -135,7 +135,7 @@ class Engine:
         engine._recogniser = recogniser
         engine._mentions = mention_reader
         if interactive and mention_reader is None:
-            engine._mentions = SpacyMentionReader(batch_thread_count(config.models), isolated=True)
+            engine._mentions = SpacyMentionReader(1, isolated=True)  # one: a step is 64 passages
         return engine
 
     def close(self) -> None:
