@@ -288,3 +288,34 @@ def test_an_answer_from_another_row_than_the_first_asked_for_is_refused_by_the_f
     assert claim.supported is supported
     if not supported:
         assert claim.method.startswith("guard: table position: the question asks for the first row")
+
+
+# readxl's datasets.xlsx: the iris and quakes sheets' first rows, as the spreadsheet extractor writes them.
+IRIS = (
+    "Sepal.Length | Sepal.Width | Petal.Length | Petal.Width | Species\n5.1 | 3.5 | 1.4 | 0.2 | setosa\n"
+    "4.9 | 3 | 1.4 | 0.2 | setosa\n4.7 | 3.2 | 1.3 | 0.2 | setosa"
+)
+QUAKES = (
+    "lat | long | depth | mag | stations\n-20.42 | 181.62 | 562 | 4.8 | 41\n-20.62 | 181.03 | 650 | 4.2 | 15"
+)
+
+
+def sheet_unit(passage: str, section: str) -> EvidenceUnit:
+    header = passage.split("\n", 1)[0]
+    return EvidenceUnit(
+        "v-1", "/docs/datasets.xlsx", "v", 1, passage, 0, len(passage), section=section, context=header
+    )
+
+
+def test_a_first_rows_cell_of_a_column_not_asked_for_is_refused() -> None:
+    iris = sheet_unit(IRIS, "iris")
+    question = "What are the petal length and petal width of the first flower in the iris sheet?"
+    wrong = wrong_position("5.1, 1.4", iris, question)  # what the packaged model wrote: 5.1 is a sepal's
+    assert wrong.startswith("table column: 5.1 is the column 'Sepal.Length'")
+    assert wrong_position("1.4, 0.2", iris, question) == ""
+    assert wrong_position("The petal length is 1.4 and the petal width 0.2.", iris, question) == ""
+    # the question names a column its own way ("magnitude" for `mag`, "weigh" for `weight`): not checked
+    quakes = sheet_unit(QUAKES, "quakes")
+    asked = "What were the depth and magnitude of the first earthquake listed in the quakes sheet?"
+    assert wrong_position("562, 4.8", quakes, asked) == ""
+    assert wrong_position("horsebean / 179", chick_unit(CHICKS), FIRST_CHICK) == ""

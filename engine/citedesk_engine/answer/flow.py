@@ -462,7 +462,9 @@ def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: 
     here is the passage's unit, so its place in its table, known; table_rows.py)."""
     wrong = wrong_position(claim, cited[verdict.passage].unit, question) if verdict.supported else ""
     if wrong:
-        verdict = replace(verdict, supported=False, method=f"guard: {wrong}", check="guard: table position")
+        verdict = replace(
+            verdict, supported=False, method=f"guard: {wrong}", check=f"guard: {wrong.split(':')[0]}"
+        )
     return verdict
 
 

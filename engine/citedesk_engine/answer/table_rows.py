@@ -102,13 +102,7 @@ def wrong_column(answer: str, passage: str, question: str) -> WrongColumn | None
     columns = [c.strip() for c in header.split(separator)]
     cells = [[c.strip().strip('"') for c in row.split(separator)] for row in rows]
     asked_terms = terms(question)
-    asked = [
-        i
-        for i, name in enumerate(columns)
-        if content_stems(name)
-        and set(content_stems(name)) <= asked_terms
-        and not any(i < len(row) and row[i] and terms(row[i]) <= asked_terms for row in cells)
-    ]
+    asked = _asked_columns(columns, cells, question)
     if len(asked) != 1:
         return None
     wanted = terms(answer) - asked_terms - set(content_stems(header))
@@ -121,6 +115,52 @@ def wrong_column(answer: str, passage: str, question: str) -> WrongColumn | None
     return WrongColumn(
         asked=columns[asked[0]], found=columns[min(holding)] if min(holding) < len(columns) else ""
     )
+
+
+def _asked_columns(columns: list[str], cells: list[list[str]], question: str) -> list[int]:
+    """The columns a question asks for: every word of the name is the question's ("released" names
+    `release`), and no cell of the column is in the question (then the column picks a row instead)."""
+    asked_terms = terms(question)
+    return [
+        i
+        for i, name in enumerate(columns)
+        if content_stems(name)
+        and set(content_stems(name)) <= asked_terms
+        and not any(i < len(row) and row[i] and terms(row[i]) <= asked_terms for row in cells)
+    ]
+
+
+def _other_column(answer: str, header: str, row: str, question: str) -> str:
+    """What the gate says when `answer` gives a cell of `row` from a column the question does not ask
+    for, where it asks for some ("the petal length and petal width of the first flower" answered
+    "5.1, 1.4": 5.1 is its sepal length); "" otherwise. A cell counts when its whole value stands in
+    the answer; one that stands in an asked column too is not held against it. An answer giving more
+    values than the columns seen asked for is not checked: the question names the others in words of
+    its own ("the depth and magnitude": `depth` is seen, `mag` is not)."""
+    separator = cell_separator(header)
+    columns = [c.strip() for c in header.split(separator)]
+    cells = [c.strip().strip('"') for c in row.split(separator)]
+    asked = set(_asked_columns(columns, [cells], question))
+    if not asked:
+        return ""
+    given: dict[str, set[int]] = {}
+    for i, cell in enumerate(cells[: len(columns)]):
+        if cell and cell.lower() not in question.lower() and _whole(cell).search(answer):
+            given.setdefault(cell.lower(), set()).add(i)
+    if len(given) > len(asked):
+        return ""  # more values than columns seen asked for: the question names others its own way
+    for cell, found in given.items():
+        if not found & asked:
+            names = ", ".join(repr(columns[i]) for i in sorted(asked))
+            return (
+                f"table column: {cell} is the column {columns[min(found)]!r}, the question asks for {names}"
+            )
+    return ""
+
+
+def _whole(cell: str) -> re.Pattern[str]:
+    """A cell's value standing whole in a text: "5.1" in "5.1, 1.4", not in "15.1" or "5.12"."""
+    return re.compile(rf"(?<![\w.]){re.escape(cell)}(?![\w]|\.\d)", re.IGNORECASE)
 
 
 def wrong_cell(answer: str, passage: str, question: str) -> str:
@@ -153,7 +193,8 @@ _CONDITIONED = re.compile(
 def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
     """What the gate says when a question about the first row of a table it names ("the first chick
     in the chickwts sheet") is answered from another row: from a later part of the table (a unit that
-    does not start with the header row), or from another row of its first part. The gate's words
+    does not start with the header row), or from another row of its first part; or from the first
+    row's cell of a column the question does not ask for (`_other_column`). The gate's words
     cannot tell: every row's cells are the passage's own words. "" when the question asks for no
     table's first row, when the answer is from it or from no single row, or when a word of the
     question stands in the answer's row and not in the first ("the first chick fed linseed": the
@@ -181,7 +222,7 @@ def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
             f"the answer is from a later part of it, {_shown(found)!r}"
         )
     if table[1][0] in rows:
-        return ""
+        return _other_column(answer, table[0], first, question)
     return (
         f"table position: the question asks for the first row, {_shown(first)!r}, "
         f"the answer is from {_shown(found)!r}"
