@@ -116,6 +116,25 @@ def bibliographic_only(claim: str, passage: str, question: str = "") -> str:
     return f"{', '.join(only_there)} {verb} only a cited work's volume, issue or pages there"
 
 
+# An author, their initials and the year of an entry of a reference list: "Knoth S (2016). ",
+# "Gilbert, E. (2014). ", "Hutto CJ, Gilbert E (2014). ".
+_REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|20)\d\d[a-z]?\)\.(?:\s|$)")
+_ENTRY_CHARACTERS = 300  # from an entry's authors to its journal, volume and pages: a title between
+
+
+def in_reference_entry(window: str, passage: str) -> bool:
+    """Whether `window` (sentences of `passage`) is part of a reference list entry: it holds an entry's
+    authors and year, or it is an entry's place of publication (a journal with its volume and pages,
+    a DOI or URL) a little after one ("... (2011). “Rcpp: ...” Journal of Statistical Software,
+    40(8), 1–18.": asked for the journal of the paper itself, the model took a reference's)."""
+    if _REFERENCE_ENTRY.search(window):
+        return True
+    start = passage.find(window)
+    if start < 0 or not _BIBLIOGRAPHIC.search(window):
+        return False
+    return bool(_REFERENCE_ENTRY.search(passage[max(0, start - _ENTRY_CHARACTERS) : start]))
+
+
 def names_cited_work(claim: str, passage: str, question: str) -> bool:
     """A short answer to a "who" question that a citation of the passage gives as the authors of the
     very work the question names: a reference list entry says who wrote what ("Who wrote the LAPACK

@@ -47,7 +47,7 @@ from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted
-from .cited_works import bibliographic_only, cited_elsewhere, names_cited_work
+from .cited_works import bibliographic_only, cited_elsewhere, in_reference_entry, names_cited_work
 from .claims import sentences
 from .code_names import unwritten
 from .counts import count_for_place_or_person, counted_elsewhere, too_few_items
@@ -72,9 +72,6 @@ from .text import (
 _BOUND = r"\s+\$?\s*([\d][\d,]*(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
 _MORE = re.compile(r"\b(?:more than|over|above|at least|greater than|exceed(?:s|ed)?)" + _BOUND)
 _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
-# An author, their initials and the year of an entry of a reference list: "Knoth S (2016). ",
-# "Gilbert, E. (2014). ", "Hutto CJ, Gilbert E (2014). ".
-_REFERENCE_ENTRY = re.compile(r"\b[A-Z][\w'’-]+,? (?:[A-Z]\.? ?){1,3}\((?:19|20)\d\d[a-z]?\)\.(?:\s|$)")
 # Languages that capitalise every noun: a capital there is no sign of a name.
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
 SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
@@ -221,7 +218,7 @@ class ClaimVerifier:
         if rewritten_as and not (question and answer_length(claim) <= SHORT_ANSWER_WORDS):
             what = rewritten_as.split(":")[0]
             return Verdict(False, f"guard: {rewritten_as}", coverage, index, f"guard: {what}")
-        if _REFERENCE_ENTRY.search(window) and not (
+        if in_reference_entry(window, passage) and not (
             question
             and answer_length(claim) <= SHORT_ANSWER_WORDS
             and names_cited_work(claim, passage, question)
