@@ -330,14 +330,16 @@ def test_an_entry_of_a_reference_list_supports_no_claim() -> None:
 def test_an_entrys_journal_volume_and_pages_answer_nothing_about_the_paper_citing_it() -> None:
     # The real-document set: "In which journal was this Rcpp article published?" (The American
     # Statistician) was answered "Journal of Statistical Software", from a reference on page 8.
-    references = (
-        "Eddelbuettel D, François R (2011). “Rcpp: Seamless R and C++ Integration.” Journal of "
-        "Statistical Software, 40(8), 1–18. doi: 10.18637/jss.v040.i08. URL https://doi.org/10.18637/"
-        "jss.v040.i08. Eddelbuettel D, François R (2022a). Frequently Asked Questions About Rcpp."
+    tail = (
+        "“Rcpp: Seamless R and C++ Integration.” Journal of Statistical Software, 40(8), 1–18. doi: "
+        "10.18637/jss.v040.i08. URL https://doi.org/10.18637/jss.v040.i08. Eddelbuettel D, François R "
+        "(2022a). Frequently Asked Questions About Rcpp. Vignette included in R package Rcpp."
     )
     question = "In which journal was this Rcpp article published?"
-    verdict = judged(1.0)[0].check("Journal of Statistical Software", [references], question)
-    assert not verdict.supported and verdict.check == "guard: reference", verdict.method
+    # the unit as the ingest cut it (the entry's authors ended the unit before), and the whole entry
+    for references in (tail, "Eddelbuettel D, François R (2011). " + tail):
+        verdict = judged(1.0)[0].check("Journal of Statistical Software.", [references], question)
+        assert not verdict.supported and verdict.check == "guard: reference", verdict.method
     # the same words in the paper's own prose, with a volume, are no entry
     prose = "Rcpp was first described in the Journal of Statistical Software, 40(8), in 2011."
     assert judged(1.0)[0].check("Journal of Statistical Software", [prose], question).supported

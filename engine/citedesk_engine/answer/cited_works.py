@@ -125,14 +125,19 @@ _ENTRY_CHARACTERS = 300  # from an entry's authors to its journal, volume and pa
 def in_reference_entry(window: str, passage: str) -> bool:
     """Whether `window` (sentences of `passage`) is part of a reference list entry: it holds an entry's
     authors and year, or it is an entry's place of publication (a journal with its volume and pages,
-    a DOI or URL) a little after one ("... (2011). “Rcpp: ...” Journal of Statistical Software,
-    40(8), 1–18.": asked for the journal of the paper itself, the model took a reference's)."""
+    a DOI or URL) among entries ("“Rcpp: ...” Journal of Statistical Software, 40(8), 1–18. doi: ...
+    Eddelbuettel D, François R (2022a).": asked for the journal of the paper itself, the model took a
+    reference's)."""
     if _REFERENCE_ENTRY.search(window):
         return True
     start = passage.find(window)
     if start < 0 or not _BIBLIOGRAPHIC.search(window):
         return False
-    return bool(_REFERENCE_ENTRY.search(passage[max(0, start - _ENTRY_CHARACTERS) : start]))
+    # An entry's authors a little before it, or the next entry's a little after (a passage may start
+    # inside an entry: the chunker cuts a reference list anywhere).
+    end = start + len(window)
+    near = passage[max(0, start - _ENTRY_CHARACTERS) : start] + " " + passage[end : end + _ENTRY_CHARACTERS]
+    return bool(_REFERENCE_ENTRY.search(near))
 
 
 def names_cited_work(claim: str, passage: str, question: str) -> bool:
