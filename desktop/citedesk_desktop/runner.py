@@ -44,11 +44,16 @@ def long_lived_objects() -> Iterator[None]:
 
 
 def preload_native_libraries() -> None:
-    """Import torch before the window exists. Its C extension initialises for ~0.3 s holding the GIL;
-    imported later on the engine thread, that froze the open window (benchmarks/ui_stall.py). Shown
-    under a splash screen at start, it costs the same time and the window never stalls."""
+    """Import torch, and load the language identifier's model, before the window exists. Torch's C
+    extension initialises for ~0.3 s holding the GIL, and the identifier reads its model in one call
+    of 140 ms; done later on the engine thread (the first question, the first file read), each froze
+    the open window (benchmarks/ui_stall.py). Under a splash screen at start they cost the same time
+    and the window never stalls."""
     with long_lived_objects():
         import torch  # noqa: F401
+        from citedesk_engine.languages import identify
+
+        identify("CiteDesk")
 
 
 def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:

@@ -39,6 +39,7 @@ from .graph.wiki import WikiPage, WikiWriter
 from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .index.vectors import AnnPolicy
+from .ingest.extract.pdf_worker import PdfLayerWorker
 from .ingest.pipeline import IngestPipeline, document_id
 from .ingest.reembed import reembed_library
 from .languages import identify
@@ -101,6 +102,7 @@ class Engine:
         self._recogniser: Recogniser | None = None
         self._reformulator = QueryReformulator(self.generator, identify)
         self._mentions: MentionReader | None = None
+        self._pdfs: PdfLayerWorker | None = None  # an interactive engine's (Engine.open)
         self._matcher = NodeMatcher(
             library, self.mention_reader, self.embed_query, config.retrieval.graph_label_similarity
         )
@@ -119,7 +121,7 @@ class Engine:
     ) -> Engine:
         """Open (or create) a library; models load lazily. `embedder`, `generator`, `recogniser` (OCR) and
         `mention_reader` (the graph's) replace the configured models (tests, models in memory). An
-        `interactive` engine (behind a window) reads entities in worker processes only (spacy_mentions)."""
+        `interactive` engine (behind a window) reads entities and PDFs' text in worker processes."""
         folder = Path(library_dir).expanduser() if library_dir else default_library_dir()
         config = config if config is not None else load_config(folder / "config.toml")
         registry = ModelRegistry(config.models, cache_dir())
@@ -134,13 +136,15 @@ class Engine:
         engine._generator = generator
         engine._recogniser = recogniser
         engine._mentions = mention_reader
-        if interactive and mention_reader is None:
-            engine._mentions = SpacyMentionReader(1, isolated=True)  # one: a step is 64 passages
+        if interactive:
+            engine._pdfs = PdfLayerWorker()
+            engine._mentions = mention_reader or SpacyMentionReader(1, isolated=True)  # a step: 64 passages
         return engine
 
     def close(self) -> None:
-        if isinstance(self._mentions, SpacyMentionReader):
-            self._mentions.close()
+        for workers in (self._mentions, self._pdfs):
+            if isinstance(workers, SpacyMentionReader | PdfLayerWorker):
+                workers.close()
         self.library.close()
 
     def __enter__(self) -> Engine:
@@ -176,10 +180,8 @@ class Engine:
         return stored is not None and stored != name
 
     def reembed(self, *, on_event: EventCallback | None = None, cancel: threading.Event | None = None) -> int:
-        """Embed every passage again with the configured embedder (after the embedder slot changed),
-        document by document into a new vector table that replaces the old one once complete. Stopped
-        (Cancelled, a crash), the old vectors stay in use and the next call goes on from the documents
-        done (ingest/reembed.py)."""
+        """Embed every passage again with the configured embedder, into a new vector table that replaces
+        the old one once complete; stopped, the next call goes on from there (ingest/reembed.py)."""
         embedder = self._embedder if self._embedder is not None else self._load_embedder()
         units = reembed_library(self.library, embedder, self.config.ingest.embed_batch, on_event, cancel)
         self._embedder, self._embedder_checked = embedder, True
@@ -276,7 +278,7 @@ class Engine:
         """Add or refresh files and folders (recursively); each file's outcome is in the report.
         Unchanged files are skipped unless `force` (Re-index) asks to read them again."""
         pipeline = IngestPipeline(
-            self.library, self.embedder, self.config.ingest, instruction_warnings, self.recogniser
+            self.library, self.embedder, self.config.ingest, instruction_warnings, self.recogniser, self._pdfs
         )
         return pipeline.run(paths, on_event=on_event, cancel=cancel, authority=authority, force=force)
 
@@ -355,11 +357,9 @@ class Engine:
         store = self.library.conversations
         if conversation is not None and not store.exists(conversation):
             raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
-        earlier = (
-            [EarlierTurn.stored(turn.question, turn.answer) for turn in store.turns(conversation)]
-            if conversation is not None and follow_up
-            else []
-        )
+        earlier: list[EarlierTurn] = []
+        if conversation is not None and follow_up:
+            earlier = [EarlierTurn.stored(turn.question, turn.answer) for turn in store.turns(conversation)]
         manifest = self.library.manifest
         count = k or self.config.retrieval.top_k
         answering = self.config.answer

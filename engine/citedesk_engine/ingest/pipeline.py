@@ -30,6 +30,7 @@ from ..protocols import Embedder, Recogniser
 from ..types import DocumentRecord, EvidenceUnit, FileResult, FileStatus, IngestReport, StageTimes
 from .chunk import chunk
 from .extract import extract
+from .extract.pdf import TextLayers
 from .ocr import OcrJob
 from .units import build_units
 
@@ -115,6 +116,8 @@ class IngestPipeline:
     unit_warnings: Callable[[Sequence[EvidenceUnit]], Sequence[str]] = lambda units: ()
     # The OCR recogniser, loaded on first use; None: no OCR whatever the configuration says.
     recogniser: Callable[[], Recogniser] | None = None
+    # Where a PDF's text layers are read (extract/pdf_worker.py, an engine behind a window); None: here.
+    pdf_layers: Callable[[bytes], TextLayers] | None = None
 
     def run(
         self,
@@ -194,7 +197,8 @@ class IngestPipeline:
             return result, StageTimes(read=t_read - started)
         emit(on_event, StageStarted("extract", str(path)))
         try:
-            extracted = extract(data, path.suffix, self.config, self._ocr_job(str(path), on_event, cancel))
+            ocr = self._ocr_job(str(path), on_event, cancel)
+            extracted = extract(data, path.suffix, self.config, ocr, self.pdf_layers)
         except Cancelled:
             return FileResult(str(path), document, FileStatus.CANCELLED, "ingest cancelled"), StageTimes()
         except ExtractionError as exc:

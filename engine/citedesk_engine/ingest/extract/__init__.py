@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...config import IngestConfig
 from ...errors import ExtractionError
 from ..ocr import OcrJob
@@ -10,7 +12,7 @@ from .html import extract_html
 from .image import IMAGE_EXTENSIONS, extract_image
 from .markdown import extract_markdown
 from .office import extract_docx, extract_pptx, extract_xlsx
-from .pdf import extract_pdf
+from .pdf import TextLayers, extract_pdf
 from .text import extract_code, extract_csv, extract_plain
 
 __all__ = ["ExtractedDocument", "Segment", "StructureNode", "WordBox", "extract", "is_supported"]
@@ -106,14 +108,19 @@ def keeps_lines(extension: str) -> bool:
 
 
 def extract(
-    data: bytes, extension: str, config: IngestConfig, ocr: OcrJob | None = None
+    data: bytes,
+    extension: str,
+    config: IngestConfig,
+    ocr: OcrJob | None = None,
+    pdf_layers: Callable[[bytes], TextLayers] | None = None,
 ) -> ExtractedDocument:
     """Extract the text of one file; every failure is an ExtractionError with a plain-words reason.
-    `ocr` reads pictures and PDF pages without a usable text layer; without it they have no text."""
+    `ocr` reads pictures and PDF pages without a usable text layer; without it they have no text.
+    `pdf_layers` reads a PDF's text layers elsewhere (pdf_worker.py)."""
     ext = extension.lower()
     limits = (config.max_unzipped_mb * 1_000_000, config.max_zip_ratio)
     if ext == ".pdf":
-        return extract_pdf(data, ocr)
+        return extract_pdf(data, ocr, pdf_layers)
     if ext in IMAGE_EXTENSIONS:
         return extract_image(data, ext, ocr)
     if ext == ".docx":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +27,12 @@ _WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
 
 
-def extract_pdf(data: bytes, ocr: OcrJob | None = None) -> ExtractedDocument:
+def extract_pdf(
+    data: bytes, ocr: OcrJob | None = None, read_layers: Callable[[bytes], TextLayers] | None = None
+) -> ExtractedDocument:
+    """The text of a PDF. `read_layers` reads the pages' text layers elsewhere (a worker process,
+    pdf_worker.py: MuPDF holds Python's lock in every call, up to 20 ms a page); in this process
+    without it. OCR and the rest run here."""
     if not data.strip():
         raise ExtractionError("the file is empty: there is no text to index")
     try:
@@ -45,7 +51,7 @@ def extract_pdf(data: bytes, ocr: OcrJob | None = None) -> ExtractedDocument:
         if document.page_count == 0:
             raise ExtractionError(damaged if document.is_repaired else "the PDF has no pages")
         try:
-            return extract_pages(document, ocr)
+            return extract_pages(document, ocr, layers=read_layers(data) if read_layers else None)
         except (ExtractionError, Cancelled):
             if document.is_repaired:  # MuPDF had to rebuild the file: its pages are what is left
                 raise ExtractionError(damaged) from None
@@ -75,20 +81,42 @@ class _Line:
         return max(w[4] for w in self.words)
 
 
-def extract_pages(document: pymupdf.Document, ocr: OcrJob | None, kind: str = "pdf") -> ExtractedDocument:
-    """The text of a PDF (or of a picture opened as pages: `kind` "image") with its word boxes; pages
-    without a usable text layer are read by `ocr` when given."""
-    pages: list[tuple[list[_Line], float]] = []
-    warnings: list[str] = []
-    unreadable: dict[int, str] = {}  # page index: why its text layer cannot stand for it
+@dataclass(frozen=True, slots=True)
+class TextLayers:
+    """What a document's text layers hold, page by page: its drawn lines and height, the warnings
+    about hidden text, and the pages whose text layer cannot stand for them (index: why)."""
+
+    pages: list[tuple[list[_Line], float]]
+    warnings: list[str]
+    unreadable: dict[int, str]
+
+
+def text_layers(document: pymupdf.Document, kind: str = "pdf") -> TextLayers:
+    layers = TextLayers([], [], {})
     for page in document:
         lines, hidden = _lines(page)
-        pages.append((lines, page.rect.height))
+        layers.pages.append((lines, page.rect.height))
         if hidden:
-            warnings.append(_hidden_warning(page.number + 1, hidden))
+            layers.warnings.append(_hidden_warning(page.number + 1, hidden))
         problem = _problem(page, lines) if kind == "pdf" else "it is a picture"
         if problem:
-            unreadable[page.number] = problem
+            layers.unreadable[page.number] = problem
+    return layers
+
+
+def read_text_layers(data: bytes) -> TextLayers:
+    """The text layers of a PDF given as bytes (what a worker process is asked for)."""
+    with pymupdf.open(stream=data, filetype="pdf") as document:
+        return text_layers(document)
+
+
+def extract_pages(
+    document: pymupdf.Document, ocr: OcrJob | None, kind: str = "pdf", layers: TextLayers | None = None
+) -> ExtractedDocument:
+    """The text of a PDF (or of a picture opened as pages: `kind` "image") with its word boxes; pages
+    without a usable text layer are read by `ocr` when given. `layers`: read already."""
+    layers = layers or text_layers(document, kind)
+    pages, warnings, unreadable = list(layers.pages), list(layers.warnings), layers.unreadable
     if unreadable and ocr is not None:
         warnings += _read_by_ocr(document, unreadable, pages, ocr)
     elif unreadable and kind == "pdf" and any(lines for lines, _ in pages):
