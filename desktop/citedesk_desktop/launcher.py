@@ -12,8 +12,8 @@ from citedesk_engine.cli import main as engine_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # The entity reader's worker processes start this program again (spawn): in a frozen build,
-    # freeze_support runs the worker instead of the app.
+    # The worker processes (the entity reader, PDF text layers) start this program again (spawn): in
+    # a frozen build, freeze_support runs the worker instead of the app.
     multiprocessing.freeze_support()
     args = list(sys.argv[1:] if argv is None else argv)
     if args and (args[0] in VERBS or args[0] in ("-h", "--help")):
