@@ -281,3 +281,33 @@ def test_a_resting_pointer_on_a_citation_shows_its_card_with_what_verified_the_a
     assert "Opening hours" not in card  # the sentence that verified it, not the whole passage
     pane._on_hover(QUrl())  # the pointer leaves every link: the card goes
     qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=5_000)
+
+
+def test_a_refusals_closest_passage_has_a_card_saying_it_is_no_answer_with_its_cells_named(qtbot) -> None:
+    from PySide6.QtWidgets import QToolTip
+
+    header = "version,codename,released"
+    rows = "8,Jessie,2015-04-26\n9,Stretch,2017-06-17"
+    table = SourceRef(
+        "u-1", "/docs/debian.csv", "/docs/debian.csv", None, (), 0, len(rows), rows, header=header
+    )
+    quoted = "“Rcpp: Seamless R and C++ Integration” is the title."
+    paper = SourceRef("u-2", "/docs/rcpp.pdf", "/docs/rcpp.pdf", 1, (), 0, len(quoted), quoted)
+    refusal = Refusal(Stage.FAITHFULNESS, "No sentence of the generated answer is supported.", {})
+    answer = Answer(
+        "Debian 12?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(table, paper)
+    )
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.show_answer(answer)
+    pane._on_hover(QUrl("near:1.1"))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=5_000)
+    card = QToolTip.text()
+    assert "version 8; codename Jessie" in card and "8,Jessie" not in card  # cells named, not a bare line
+    assert "not an answer" in card
+    pane._on_hover(QUrl())
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=5_000)
+    pane._on_hover(QUrl("near:1.2"))
+    qtbot.waitUntil(lambda: "rcpp.pdf" in QToolTip.text(), timeout=5_000)
+    assert "““" not in QToolTip.text() and "“Rcpp: Seamless" in QToolTip.text()  # quoted once

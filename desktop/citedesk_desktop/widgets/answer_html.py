@@ -156,16 +156,23 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
     return "".join(parts)
 
 
-def citation_card(source: SourceRef, answer: Answer) -> str:
+def citation_card(source: SourceRef, answer: Answer, *, closest: bool = False) -> str:
     """A citation's hover card: where its passage is, and what of it verified the answer (the
-    sentences or table rows its verified claims stand on; the passage's opening when none is known)."""
-    spans = spans_in_source(source, answer.claims)
+    sentences or table rows its verified claims stand on; the passage's opening when none is known).
+    `closest`: one of a refusal's closest passages, said to be no answer."""
+    spans = () if closest else spans_in_source(source, answer.claims)
     said = " … ".join(
         with_columns(source.passage[a - source.char_start : b - source.char_start], source.header)
         for a, b in spans
     )
-    said = shorten(" ".join((said or source.passage).split()), _CARD_CHARACTERS)
-    return f"<b>{_where(source)}</b><br>“{html.escape(said)}”"
+    said = said or with_columns(source.passage, source.header)
+    # A passage that opens or ends with its own quotation marks is not quoted twice ("““Rcpp…").
+    said = shorten(" ".join(said.split()), _CARD_CHARACTERS).strip(_QUOTES)
+    note = "<br><i>Closest passage, not an answer: CiteDesk found no answer in it.</i>" if closest else ""
+    return f"<b>{_where(source)}</b><br>“{html.escape(said)}”{note}"
+
+
+_QUOTES = "\"'“”‘’„ "
 
 
 _CARD_CHARACTERS = 300  # about four lines of a tooltip: the sentence, not the whole passage
@@ -197,7 +204,7 @@ def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
     where = _where(source)
     if sum(1 for other in among if _where(other) == where) < 2:
         return where
-    opening = " ".join(source.passage.split()[:5])
+    opening = " ".join(with_columns(source.passage.split("\n", 1)[0], source.header).split()[:5])
     return f"{where} (“{html.escape(opening)}…”)"
 
 

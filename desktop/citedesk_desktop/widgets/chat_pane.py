@@ -495,9 +495,10 @@ class ChatPane(QWidget):
 
     def _show_hovered(self) -> None:
         """The citation under the pointer: its card beside it, its passage in the evidence viewer."""
-        cited = self._passage(self._hovered) if self._hovered.scheme() == "cite" else None
+        cited = self._passage(self._hovered)
         if cited is not None:
-            QToolTip.showText(QCursor.pos(), citation_card(*cited), self.transcript)
+            card = citation_card(*cited, closest=self._hovered.scheme() == "near")
+            QToolTip.showText(QCursor.pos(), card, self.transcript)
         else:
             QToolTip.hideText()
         self.source_hovered.emit(*(cited or (None, None)))
