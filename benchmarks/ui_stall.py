@@ -38,17 +38,16 @@ GUI thread's own work: Qt or Python), "waiting for a CPU" (the machine is overlo
 cyclic garbage collector of 1 ms or more are counted per phase (gc.callbacks), with the share of the
 stall time they cover: a collection holds the GIL, whichever thread runs it. Other processes compete for
 the CPUs too: the CPU time they used meanwhile is measured (/proc/stat) and a run under other load is
-flagged as disturbed. `--trace` also arms `faulthandler.dump_traceback_later` at every tick (it dumps
-every thread's Python stack from a C thread, even while another thread holds the GIL), so a stall over
-the goal gets a stack sample of the GUI thread and of the engine thread every 55 ms; the culprits are
-summarised at the end. Tracing starts a C thread at every tick: take the figures without it.
+flagged as disturbed. `--trace` also runs a watchdog thread that dumps every thread's Python stack when a
+tick is 55 ms late (and every 55 ms after): it can only do so once it holds the GIL itself, so a stall
+of the GIL held in one long call is sampled just after that call, its caller still on the stack. The
+culprits are summarised at the end. Tracing adds a thread: take the figures without it.
 The exit code is always 0: this is a measurement, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
-import faulthandler
 import gc
 import json
 import logging
@@ -61,6 +60,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -209,18 +209,45 @@ class GcWatch:
 
 
 class StallTracer:
-    """Stack dumps of every thread while a tick is late, from faulthandler's C watchdog thread."""
+    """Stack dumps of every thread while a tick is late, in faulthandler's format, from a Python
+    watchdog thread. It dumps when it next holds the GIL: for a stall of the GIL held in one call, just
+    after the call returns, with the caller still on the stack. (faulthandler's C watchdog dumped during
+    the call, but crashed the process once worker processes ran beside the window.)"""
 
     MARK = "@@stall"
 
     def __init__(self, path: Path, threshold_s: float) -> None:
         self.path = path
         self.threshold_s = threshold_s
-        self._file = open(path, "w+b")  # noqa: SIM115 (kept open for faulthandler until stop())
+        self._file = open(path, "w+b")  # noqa: SIM115 (kept open until stop())
+        self._armed = time.perf_counter()
+        self._dumped = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="stall tracer", daemon=True)
+        self._thread.start()
 
     def arm(self) -> None:
         """(Re)start the countdown: a dump every `threshold_s` until the next tick re-arms it."""
-        faulthandler.dump_traceback_later(self.threshold_s, repeat=True, file=self._file)
+        self._armed = time.perf_counter()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.005):
+            now = time.perf_counter()
+            if now - self._armed > self.threshold_s and now - self._dumped > self.threshold_s:
+                self._dumped = now
+                self._dump(now - self._armed)
+
+    def _dump(self, late_s: float) -> None:
+        lines = [f"Timeout ({late_s:.6f})!"]
+        for ident, frame in sys._current_frames().items():
+            if ident == threading.get_ident():
+                continue
+            lines.append(f"Thread 0x{ident:016x} (most recent call first):")
+            lines += [
+                f'  File "{f.filename}", line {f.lineno} in {f.name}'
+                for f in reversed(traceback.extract_stack(frame))
+            ]
+        os.write(self._file.fileno(), ("\n".join(lines) + "\n").encode())
 
     def mark(self, phase: str, stall_ms: float, running_ms: float, waiting_ms: float, end: float) -> None:
         """Close the dumps taken during the stall that just ended (written after them, same fd)."""
@@ -228,7 +255,8 @@ class StallTracer:
         os.write(self._file.fileno(), line.encode())
 
     def stop(self) -> None:
-        faulthandler.cancel_dump_traceback_later()
+        self._stop.set()
+        self._thread.join()
         self._file.close()
 
 
