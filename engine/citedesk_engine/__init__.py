@@ -32,7 +32,7 @@ from .types import (
     StructureNode,
 )
 
-__version__ = "0.14.0"
+__version__ = "0.15.0"
 
 __all__ = [
     "Box",
