@@ -425,11 +425,18 @@ class Engine:
         else:
             failure = None
         conversation = conversation or store.new(question)
-        known = self.library.manifest.metadata()
+        manifest = self.library.manifest
+        known = manifest.metadata()
 
         def described(sources: tuple[SourceRef, ...]) -> tuple[SourceRef, ...]:
+            """Each passage with its document's title, authors and year, and the heading it is under."""
             return tuple(
-                dataclasses.replace(s, about=known[s.document]) if s.document in known else s for s in sources
+                dataclasses.replace(
+                    s,
+                    about=known.get(s.document, s.about),
+                    heading=manifest.heading_at(s.document, s.char_start),
+                )
+                for s in sources
             )
 
         answer = dataclasses.replace(

@@ -138,6 +138,8 @@ def source_json(s: SourceRef) -> dict[str, Any]:
         "char_start": s.char_start,
         "char_end": s.char_end,
         "section": s.section,
+        # The innermost heading of its document's outline it stands under ("": none).
+        "heading": s.heading,
         "boxes": [b.as_row() for b in s.boxes],
         "ocr_confidence": s.ocr_confidence,
         # Its document's title, authors and year, where known (the file's own, or as the user wrote them).

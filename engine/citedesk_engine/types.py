@@ -215,6 +215,7 @@ class SourceRef:
     passage: str
     section: str = ""
     header: str = ""  # a table's header row (its unit's context): the column names of its rows
+    heading: str = ""  # the innermost heading of its document's outline it stands under ("": none)
     # How retrieval found it: each retriever's rank (0-based) and score, the fused and rerank scores.
     ranks: dict[str, int] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)

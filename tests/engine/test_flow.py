@@ -15,6 +15,7 @@ from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
 from citedesk_engine.errors import GeneratorError
 from citedesk_engine.events import TokenDelta
+from citedesk_engine.export import answer_json
 from citedesk_engine.languages import identify
 from citedesk_engine.retrieve.reformulate import Reformulation
 from citedesk_engine.serialize import answer_from_plain, plain
@@ -355,3 +356,32 @@ def test_a_sentence_carries_no_certainty_and_neither_does_a_generator_that_canno
     assert "certainty" not in answer.claims[0].method
     silent = make_flow(ScriptedGenerator("University of Paris [1]"), rerank=0.95, searched=[])  # type: ignore[arg-type]
     assert "certainty" not in silent.ask(CURIE, k=2).claims[0].method
+
+
+def test_cited_and_considered_passages_carry_the_heading_they_stand_under(tmp_path: Path) -> None:
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "guide.md").write_text(
+        "# Library guide\n\nThe guide of the city library.\n\n"
+        "## Borrowing rules\n\nMembers may borrow up to twelve books at a time.\n\n"
+        "## Opening hours\n\nThe library opens at nine on weekdays.\n",
+        encoding="utf-8",
+    )
+    generator = ScriptedGenerator("Members may borrow up to twelve books at a time [1].")
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder(), generator=generator) as engine:
+        engine.ingest([docs])
+        answer = engine.ask("How many books may members borrow at a time?")
+        assert answer.sources and answer.sources[0].heading == "Borrowing rules"
+        assert answer_json(answer)["sources"][0]["heading"] == "Borrowing rules"
+        generator.answer = "NOT IN PASSAGES"
+        refused = engine.ask("How many books may members borrow at a time?")
+        assert refused.refusal is not None and refused.considered
+        assert {s.heading for s in refused.considered} <= {
+            "Borrowing rules",
+            "Opening hours",
+            "Library guide",
+        }
+        assert "Borrowing rules" in {s.heading for s in refused.considered}
+        # Stored with the turn: the conversation reopens with it.
+        assert engine.answers(answer.conversation)[0].sources[0].heading == "Borrowing rules"

@@ -90,6 +90,12 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
                 "<p>See the closest passages anyway (<b>not an answer</b>: CiteDesk found no answer in "
                 f"them): {links}</p>"
             )
+        headings = _headings(answer)
+        if headings:
+            # The document's own words for what the question may be about: one click puts the
+            # question, worded with that heading and asked in its document only, in the question box.
+            links = " · ".join(f"<a href='rephrase:{number}.{i}'>{html.escape(h)}</a>" for i, h in headings)
+            considered += f"<p>Rephrase with a heading near your question: {links}</p>"
         closest = answer.considered[0].document if answer.considered else ""
         if closest and tuple(answer.scope) != (closest,) and stage != Stage.RELEVANCE:
             # Asked in the whole library (or in several documents), the passage nearest the question
@@ -169,7 +175,32 @@ def citation_card(source: SourceRef, answer: Answer, *, closest: bool = False) -
     # A passage that opens or ends with its own quotation marks is not quoted twice ("““Rcpp…").
     said = shorten(" ".join(said.split()), _CARD_CHARACTERS).strip(_QUOTES)
     note = "<br><i>Closest passage, not an answer: CiteDesk found no answer in it.</i>" if closest else ""
-    return f"<b>{_where(source)}</b><br>“{html.escape(said)}”{note}"
+    heading = f"<br><i>{html.escape(source.heading)}</i>" if source.heading else ""
+    return f"<b>{_where(source)}</b>{heading}<br>“{html.escape(said)}”{note}"
+
+
+def _headings(answer: Answer) -> list[tuple[int, str]]:
+    """The headings a refusal's closest passages stand under, each once, with the (1-based) place of
+    the first passage under it; not a document's title (the whole document is under it)."""
+    found: dict[str, int] = {}
+    for i, source in enumerate(answer.considered, 1):
+        heading = " ".join(source.heading.split())
+        title = source.about.title.strip().lower()
+        if heading and heading.lower() != title and heading.lower() not in (h.lower() for h in found):
+            found[heading] = i
+    return [(i, h) for h, i in found.items()][:_HEADINGS]
+
+
+_HEADINGS = 3
+
+
+def rephrased(question: str, heading: str) -> str:
+    """The question worded with a heading of the document ("In the section “Locale”, how do I ...?"):
+    its words join the search, and the model reads what the question is about in the document's terms."""
+    first, _, rest = question.strip().partition(" ")
+    if first[:1].isupper() and first[1:].islower():  # "How", not "VADER" or "Rcpp"
+        first = first.lower()
+    return f"In the section “{heading}”, {first} {rest}".rstrip()
 
 
 _QUOTES = "\"'“”‘’„ "

@@ -18,7 +18,7 @@ from citedesk_engine.export import (
 )
 from citedesk_engine.types import Answer, SourceRef
 from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QCursor, QGuiApplication
+from PySide6.QtGui import QCursor, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .answer_html import answer_html, citation_card, stopped_html
+from .answer_html import answer_html, citation_card, rephrased, stopped_html
 from .question_box import MENTION, QuestionBox
 
 # The stages of a question (answer/flow.py) in a reader's words, shown until the answer comes.
@@ -448,11 +448,12 @@ class ChatPane(QWidget):
 
     def _on_link(self, url: QUrl) -> None:
         """Links of answer A (1-based): trace:A, copy:A, astyped:A, removed:A, askin:A, and its passages
-        cite:A.N (source N) and near:A.N (the Nth closest passage of a refusal)."""
+        cite:A.N (source N) and near:A.N (the Nth closest passage of a refusal); rephrase:A.N puts the
+        question worded with the heading of closest passage N in the box, scoped to its document."""
         linked = self._linked(url)
         if linked is None:
             return
-        answer, _ = linked
+        answer, index = linked
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
         elif url.scheme() == "askin" and self.ask_button.isEnabled() and answer.considered:
@@ -460,6 +461,16 @@ class ChatPane(QWidget):
             self._asked = True
             self._render()
             self.ask_requested.emit(answer.question, self.conversation, [answer.considered[0].document])
+        elif url.scheme() == "rephrase" and 1 <= index <= len(answer.considered):
+            near = answer.considered[index - 1]
+            self.set_scope([near.document])
+            self.question.setPlainText(rephrased(answer.question, near.heading))
+            self.question.moveCursor(QTextCursor.MoveOperation.End)
+            self.question.setFocus()
+            self.notice.emit(
+                f"The question, worded with a heading of {Path(near.path).name}, is in the question box: "
+                "edit it if you like and press Enter to ask it in that document only."
+            )
         elif url.scheme() == "removed":
             self._toggle_removed(int((url.path() or url.host()).partition(".")[0]))
         elif url.scheme() == "copy":

@@ -188,6 +188,16 @@ class Manifest:
         ).fetchall()
         return [StructureNode(*row) for row in rows]
 
+    def heading_at(self, document: str, offset: int) -> str:
+        """The innermost heading of a document's outline whose text holds this character offset ("" when
+        none does: a document without headings, or text before the first)."""
+        row = self._db.execute(
+            "SELECT label FROM structure WHERE document = ? AND kind = 'heading' AND char_start <= ? "
+            "AND ? < char_end ORDER BY level DESC, char_start DESC LIMIT 1",
+            (document, offset, offset),
+        ).fetchone()
+        return str(row[0]) if row else ""
+
     def structure_labels(self, words: Iterable[str]) -> list[tuple[int, str]]:
         """The live structure labels that hold any of these words (lower case): (row id, label)."""
         wanted = sorted({w for w in words if w})
