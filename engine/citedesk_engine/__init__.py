@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .api import Engine
+from typing import TYPE_CHECKING, Any
+
+from . import _pymupdf_without_layout  # noqa: F401 (first: before anything here imports pymupdf)
 from .config import Config, IngestConfig, ModelsConfig, default_library_dir, load_config
 from .errors import (
     Cancelled,
@@ -17,7 +19,6 @@ from .errors import (
 )
 from .events import Event, FileFinished, Progress, StageStarted, TokenDelta
 from .index.conversations import ConversationInfo
-from .ingest.extract import SUPPORTED as SUPPORTED_EXTENSIONS
 from .types import (
     Box,
     DocumentRecord,
@@ -32,7 +33,26 @@ from .types import (
     StructureNode,
 )
 
+if TYPE_CHECKING:
+    from .api import Engine
+    from .ingest.extract import SUPPORTED as SUPPORTED_EXTENSIONS
+
 __version__ = "0.15.0"
+
+
+def __getattr__(name: str) -> Any:
+    """`Engine` and `SUPPORTED_EXTENSIONS` are imported when first asked for: a worker process that
+    runs one function of the engine (the entity reader, the PDF reader) does not import all of it."""
+    if name == "Engine":
+        from .api import Engine
+
+        return Engine
+    if name == "SUPPORTED_EXTENSIONS":
+        from .ingest.extract import SUPPORTED
+
+        return SUPPORTED
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Box",
