@@ -9,9 +9,15 @@ Run from the repository root:
     .venv/bin/python benchmarks/ui_stall.py --watch          # the files read as a watched folder's
     .venv/bin/python benchmarks/ui_stall.py --trace          # also name the code behind each long stall
     .venv/bin/python benchmarks/ui_stall.py --json           # one machine-readable line at the end
+    .venv/bin/python benchmarks/ui_stall.py --library DIR    # start from a copy of this library
+
+A library of 10,000 documents (the issue's figure) is built once with the CLI, e.g. 10,000 short
+notes (`citedesk ingest NOTES --no-graph --library DIR`, about 12 minutes on 2 cores); the window
+then opens a copy of it, so the entity graph's catch-up runs in the background as it would.
 
 The real `MainWindow(EngineRunner(), library, QSettings(temporary ini))` runs on a fresh temporary
-library with the real engine and models, on the offscreen Qt platform unless QT_QPA_PLATFORM is set.
+library (or a copy of --library) with the real engine and models, on the offscreen Qt platform unless
+QT_QPA_PLATFORM is set.
 A 5 ms precise QTimer on the GUI thread records the gap between consecutive ticks; a stall is a gap
 minus the interval, the time the event loop could not run (a frozen window, keys and repaints waiting).
 Everything is driven from timers and signals inside `app.exec()` (spinning processEvents from a
@@ -447,6 +453,8 @@ class Session:
     def _open_window(self) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="citedesk-bench-ui-")
         tmp = Path(self._tmp.name)
+        if self.args.library is not None:  # outside the phases: a copy, so every repeat starts the same
+            shutil.copytree(self.args.library, tmp / "library", ignore=shutil.ignore_patterns("lock"))
         settings = QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat)
         built = time.perf_counter()
         preload_native_libraries()  # as the app does under its splash screen, before the window
@@ -805,6 +813,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-pdf", action="store_true", help="ingest the sample documents only")
     parser.add_argument(
         "--watch", action="store_true", help="read the files as a watched folder's (background steps)"
+    )
+    parser.add_argument(
+        "--library", type=Path, help="start from a copy of this library (e.g. one of 10,000 documents)"
     )
     parser.add_argument("--question", default=QUESTION, help=f"the question asked (default: {QUESTION!r})")
     parser.add_argument("--repeat", type=int, default=1, help="a fresh library and window each time")
