@@ -194,9 +194,10 @@ def test_verified_sentences_are_marked_and_removed_ones_shown_on_request_with_wh
 
 def test_a_refusal_offers_to_ask_again_in_the_closest_passages_document_alone(qtbot) -> None:
     near = source("/docs/vader.pdf", "", page=5)
+    other = replace(source("/docs/liwc.pdf", "", page=2), unit_id="u-2")
     refusal = Refusal(Stage.FAITHFULNESS, "No sentence of the generated answer is supported.", {})
     refused = Answer(
-        "How many raters?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(near,)
+        "How many raters?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(near, other)
     )
     pane = ChatPane()
     qtbot.addWidget(pane)
@@ -212,6 +213,9 @@ def test_a_refusal_offers_to_ask_again_in_the_closest_passages_document_alone(qt
     # refused at relevance (an off-document question): no passage anywhere answers, so none is offered
     off = Refusal(Stage.RELEVANCE, "No passage is relevant enough to answer.", {})
     pane.show_answer(replace(refused, question="Who won the 1998 World Cup?", refusal=off))
+    assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
+    # every passage weighed is from vader.pdf already: asked there alone, the same ones come back
+    pane.show_answer(replace(refused, considered=(near,)))
     assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
 
 
@@ -346,6 +350,16 @@ def test_a_refusal_offers_its_closest_passages_headings_to_rephrase_the_question
         "In the section “8.1.2 Locale rationale”, how do I generate the locale data on Debian?"
     )
     assert pane.scope == ["doc-1"] and "manual.pdf" in notice.args[0]
+    # Asked so and refused again: that heading is not offered again (it would go round in a circle) ...
+    again = Answer(pane.question.toPlainText(), Decision.REFUSED, "", (), (), (), (), refusal=refusal)
+    pane.show_answer(replace(again, considered=considered))
+    assert pane.transcript.toHtml().count("rephrase:2.") == 0
+    # ... and after a relevance refusal no heading is: none of those passages was judged close.
+    off = Refusal(Stage.RELEVANCE, "Nothing in the library is relevant enough to this question.", {})
+    pane.show_answer(
+        Answer(question, Decision.REFUSED, "", (), (), (), (), refusal=off, considered=considered)
+    )
+    assert "rephrase:3." not in pane.transcript.toHtml()
 
 
 def test_rephrased_keeps_a_names_capitals() -> None:

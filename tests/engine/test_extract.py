@@ -46,6 +46,24 @@ def test_pdf_keeps_pages_words_and_bookmarks(tmp_path: Path) -> None:
     assert doc.structure[0].end <= doc.structure[1].start
 
 
+def test_a_bookmarks_heading_starts_where_its_title_stands_on_its_page(tmp_path: Path) -> None:
+    # A bookmark names a page only: taken from the page's start, the text above a heading printed
+    # halfway down was put under it (a window session: the /proc passage under "tmpfs").
+    path = factories.pdf(
+        tmp_path / "a.pdf",
+        ["Backups matter.\nDo not back up /proc.\nBackup utility suites\nUse bacula or borg."],
+        toc=[(1, "Backup policy", 1), (1, "Backup utility suites", 1), (1, "Not on its page", 1)],
+    )
+    doc = run(path)
+    nodes = {n.label: n for n in doc.structure}
+    suites = nodes["Backup utility suites"]
+    assert doc.text[suites.start :].startswith("Backup utility suites")
+    proc = doc.text.index("Do not back up")
+    assert nodes["Backup policy"].start <= proc < nodes["Backup policy"].end == suites.start
+    assert not suites.start <= proc < suites.end
+    assert nodes["Not on its page"].start == doc.segments[0].start  # its title is not there: the page
+
+
 def test_pdf_running_headers_and_footers_stay_out_of_the_text(tmp_path: Path) -> None:
     body = [
         ["Results of the trial on page {n}.".replace("{n}", str(n)), "Eight healthy subjects took part."]

@@ -385,3 +385,20 @@ def test_cited_and_considered_passages_carry_the_heading_they_stand_under(tmp_pa
         assert "Borrowing rules" in {s.heading for s in refused.considered}
         # Stored with the turn: the conversation reopens with it.
         assert engine.answers(answer.conversation)[0].sources[0].heading == "Borrowing rules"
+
+
+def test_a_refusals_closest_passages_are_ordered_by_the_reranker_where_it_read_them() -> None:
+    from citedesk_engine.answer.gates import Relevance, closest_first
+
+    def judged(unit: str, similarity: float, rerank: float | None) -> Relevance:
+        passage = EvidenceUnit(unit, "d", "v", 0, "text", 0, 4)
+        return Relevance(Candidate(passage, {}, {}, 0.0), 0.5, similarity, False, rerank)
+
+    # The acknowledgements passage, read closest by the reranker, comes first though its similarity is
+    # the lowest (a window session's card left it out).
+    ranked = closest_first(
+        [judged("howto", 0.41, 0.02), judged("thanks", 0.22, 0.37), judged("p261", 0.35, 0.1)]
+    )
+    assert [r.candidate.unit.unit_id for r in ranked] == ["thanks", "p261", "howto"]
+    unranked = closest_first([judged("a", 0.2, None), judged("b", 0.4, None)])  # no reranker: by meaning
+    assert [r.candidate.unit.unit_id for r in unranked] == ["b", "a"]

@@ -90,14 +90,18 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
                 "<p>See the closest passages anyway (<b>not an answer</b>: CiteDesk found no answer in "
                 f"them): {links}</p>"
             )
-        headings = _headings(answer)
+        # Not after a relevance refusal: no passage was judged close, their headings are of other things.
+        headings = _headings(answer) if stage != Stage.RELEVANCE else []
         if headings:
             # The document's own words for what the question may be about: one click puts the
             # question, worded with that heading and asked in its document only, in the question box.
             links = " · ".join(f"<a href='rephrase:{number}.{i}'>{html.escape(h)}</a>" for i, h in headings)
             considered += f"<p>Rephrase with a heading near your question: {links}</p>"
         closest = answer.considered[0].document if answer.considered else ""
-        if closest and tuple(answer.scope) != (closest,) and stage != Stage.RELEVANCE:
+        # Not where every passage weighed is from that document already: asked there alone, the same
+        # passages come back (a window session got the same refusal again).
+        elsewhere = any(s.document != closest for s in answer.considered)
+        if closest and elsewhere and tuple(answer.scope) != (closest,) and stage != Stage.RELEVANCE:
             # Asked in the whole library (or in several documents), the passage nearest the question
             # may stand in a document the others crowd out: one click asks there alone. Not after a
             # relevance refusal: no passage anywhere was judged to answer (an off-document question),
@@ -181,12 +185,19 @@ def citation_card(source: SourceRef, answer: Answer, *, closest: bool = False) -
 
 def _headings(answer: Answer) -> list[tuple[int, str]]:
     """The headings a refusal's closest passages stand under, each once, with the (1-based) place of
-    the first passage under it; not a document's title (the whole document is under it)."""
+    the first passage under it; not a document's title (the whole document is under it), nor one the
+    question was already worded with (the suggestion would go round in a circle)."""
     found: dict[str, int] = {}
+    asked = answer.question.lower()
     for i, source in enumerate(answer.considered, 1):
         heading = " ".join(source.heading.split())
         title = source.about.title.strip().lower()
-        if heading and heading.lower() != title and heading.lower() not in (h.lower() for h in found):
+        if (
+            heading
+            and heading.lower() != title
+            and f"“{heading.lower()}”" not in asked
+            and heading.lower() not in (h.lower() for h in found)
+        ):
             found[heading] = i
     return [(i, h) for h, i in found.items()][:_HEADINGS]
 

@@ -43,7 +43,7 @@ from .declined import declined_quote
 from .deep import DEEP, STANDARD, STRATEGIES, DeepSearch, Hop, interleave
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
-from .gates import TRUST_MODES, authority_gate, relevance_gate, script_gate
+from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
 from .table_rows import wrong_position
@@ -194,7 +194,7 @@ class AnswerFlow:
         )
         if refusal:
             # The closest passages, by meaning, for the reader to look at (marked as no answer).
-            closest = sorted(judged, key=lambda r: -r.similarity)[:3]
+            closest = closest_first(judged)[:3]
             return run.refuse(
                 self._with_language_note(refusal, question, candidates),
                 considered=[source_ref(r.candidate, self.paths()) for r in closest],

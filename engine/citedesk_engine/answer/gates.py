@@ -144,10 +144,18 @@ def relevance_gate(
                     "similarity": round(r.similarity, 3),
                     "rerank": None if r.rerank is None else round(r.rerank, 3),
                 }
-                for r in sorted(judged, key=lambda r: -r.similarity)[:3]
+                for r in closest_first(judged)[:3]
             ],
         },
     )
+
+
+def closest_first(judged: Sequence[Relevance]) -> list[Relevance]:
+    """Weighed passages, the closest to the question first: by the reranker where it read them (it
+    reads the question and the passage together), else by meaning similarity. By similarity alone, a
+    window session's card listed three unrelated passages and left out the acknowledgements it asked
+    about (reranker 0.37, similarity lower)."""
+    return sorted(judged, key=lambda r: -(r.rerank if r.rerank is not None else r.similarity))
 
 
 def authority_gate(

@@ -189,7 +189,7 @@ def extract_pages(
         text=text,
         kind=kind,
         segments=tuple(segments),
-        structure=_outline(document, page_starts, len(text)),
+        structure=_outline(document, text, page_starts),
         words=tuple(words),
         pages=document.page_count,
         warnings=tuple(warnings),
@@ -481,19 +481,37 @@ def _dehyphenated(word: str, next_word: str, vocabulary: Counter[str]) -> tuple[
     return stem, True
 
 
-def _outline(document: pymupdf.Document, page_starts: list[int], end: int) -> tuple[StructureNode, ...]:
-    """The PDF's bookmarks as headings; each governs the text from its page to the next bookmark."""
+def _outline(document: pymupdf.Document, text: str, page_starts: list[int]) -> tuple[StructureNode, ...]:
+    """The PDF's bookmarks as headings. A bookmark names a page: its heading starts where its title
+    stands on that page (the page's start when the title is not found there), and governs the text up
+    to the next bookmark of its level or above. (Taken from the page's start, a passage at the top of
+    a page was put under a heading printed lower on it: "tmpfs" for the /proc text above it.)"""
+    end = len(text)
     toc = [(lvl, title.strip(), page) for lvl, title, page, *_ in document.get_toc(simple=True)]
     toc = [(lvl, title, page) for lvl, title, page in toc if title and 1 <= page <= len(page_starts)]
+    starts = [
+        _title_at(text, title, page_starts[page - 1], _page_end(page_starts, page, end))
+        for _, title, page in toc
+    ]
     nodes = []
     for i, (level, title, page) in enumerate(toc):
-        start = page_starts[page - 1]
-        following = [p for lvl, _, p in toc[i + 1 :] if lvl <= level]
-        stop = page_starts[following[0] - 1] if following and following[0] > page else end
-        if following and following[0] == page:
-            stop = min(end, _page_end(page_starts, page, end))
-        nodes.append(StructureNode("heading", title, level, start, max(stop, start), page))
+        start = starts[i]
+        following = [starts[j] for j in range(i + 1, len(toc)) if toc[j][0] <= level and starts[j] > start]
+        stop = following[0] if following else end
+        nodes.append(StructureNode("heading", title, level, start, stop, page))
     return tuple(nodes)
+
+
+def _title_at(text: str, title: str, page_start: int, page_end: int) -> int:
+    """Where a bookmark's title stands in its page's text, whitespace and case aside (the page's start
+    when it is not there)."""
+    words = title.split()[:_TITLE_WORDS]
+    pattern = re.compile(r"\s+".join(re.escape(word) for word in words), re.IGNORECASE)
+    found = pattern.search(text, page_start, max(page_start, page_end))
+    return found.start() if found else page_start
+
+
+_TITLE_WORDS = 12  # enough to tell a title from the page's other lines
 
 
 def _page_end(page_starts: list[int], page: int, end: int) -> int:
