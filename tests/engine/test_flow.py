@@ -182,6 +182,11 @@ def test_a_question_that_names_its_subject_is_searched_as_asked_in_a_conversatio
         ("Is there a way to change the default editor?", False),
         ("What does apt-get autoremove do?", False),
         ("When was Debian 10 released?", False),
+        ("Which handler rotates log files once they reach a maximum size?", False),
+        ("What happens to the backups when they expire?", False),
+        ("What did they find when they tested it?", True),
+        ("When did she move to Paris?", True),
+        ("How do I restore it if it breaks?", True),
     ],
 )
 def test_which_questions_depend_on_the_conversation(question: str, depends: bool) -> None:

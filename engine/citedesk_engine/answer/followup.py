@@ -32,6 +32,10 @@ _PRONOUNS = frozenset(
 # noun, and a verb or the end follows it. "that" and "those" before a noun point back too ("Which
 # group can read that file?", "those results"); "this study", "these figures" name the documents at
 # hand and are searched as asked.
+# A pronoun in a clause these open refers to something the question named before it ("Which handler
+# rotates log files once they reach a maximum size?": they, the log files; a window session saw it
+# rewritten from the previous question), unless nothing was named before ("When did she ...?").
+_CLAUSE_OPENERS = frozenset("once when whenever if because after before until while since unless".split())
 _DEMONSTRATIVES = frozenset("this that these those".split())
 _POINTING_BACK = frozenset("that those".split())
 _BEFORE_POINTER = frozenset(
@@ -86,8 +90,11 @@ def depends_on_conversation(question: str) -> bool:
         return False
     if _ELLIPSIS.match(question):
         return True
+    opened = False  # in a clause opened after something was named
     for index, word in enumerate(said):
-        if word in _PRONOUNS:
+        if word in _CLAUSE_OPENERS and index and content_stems(" ".join(said[:index])):
+            opened = True
+        if word in _PRONOUNS and not opened:
             return True
         if word in _DEMONSTRATIVES:
             before = said[index - 1] if index else ""
