@@ -317,6 +317,20 @@ def test_a_refusals_closest_passage_has_a_card_saying_it_is_no_answer_with_its_c
     assert "““" not in QToolTip.text() and "“Rcpp: Seamless" in QToolTip.text()  # quoted once
 
 
+def test_a_cards_heading_is_named_once() -> None:
+    from citedesk_desktop.widgets.answer_html import citation_card
+
+    text = "RotatingFileHandler instances send messages to disk files."
+    page = SourceRef(
+        "u-1", "/d/howto.html", "/d/howto.html", None, (), 0, len(text), text, section="Useful Handlers"
+    )
+    answer = Answer("Which handler?", Decision.ANSWERED, "", (), (page,), (), ())
+    card = citation_card(replace(page, heading="Useful Handlers"), answer)
+    assert card.count("Useful Handlers") == 1  # the place names it already
+    pdf = replace(page, path="/d/manual.pdf", page=44, section="", heading="procfs and sysfs")
+    assert "<i>procfs and sysfs</i>" in citation_card(pdf, answer)
+
+
 def test_a_refusal_offers_its_closest_passages_headings_to_rephrase_the_question_with(qtbot) -> None:
     from citedesk_engine.types import DocumentMeta
 

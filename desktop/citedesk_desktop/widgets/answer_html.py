@@ -179,8 +179,10 @@ def citation_card(source: SourceRef, answer: Answer, *, closest: bool = False) -
     # A passage that opens or ends with its own quotation marks is not quoted twice ("““Rcpp…").
     said = shorten(" ".join(said.split()), _CARD_CHARACTERS).strip(_QUOTES)
     note = "<br><i>Closest passage, not an answer: CiteDesk found no answer in it.</i>" if closest else ""
-    heading = f"<br><i>{html.escape(source.heading)}</i>" if source.heading else ""
-    return f"<b>{_where(source)}</b>{heading}<br>“{html.escape(said)}”{note}"
+    where = _where(source)
+    named = source.heading and html.escape(source.heading) not in where  # "page.html, Useful Handlers"
+    heading = f"<br><i>{html.escape(source.heading)}</i>" if named else ""
+    return f"<b>{where}</b>{heading}<br>“{html.escape(said)}”{note}"
 
 
 def _headings(answer: Answer) -> list[tuple[int, str]]:
