@@ -454,3 +454,28 @@ def test_work_progress_moves_through_a_long_document_and_ends_whole(tmp_path: Pa
     long_size = (docs / "long.txt").stat().st_size
     during_long = [d for d, _ in work if 0 < d < long_size]
     assert len(during_long) >= 5  # many steps inside the long file, not one jump at its end
+
+
+def test_a_long_batch_compacts_its_vectors_as_it_goes(
+    fake_engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # LanceDB writes a version per document listing every fragment: 10,000 files in one batch grew
+    # the vector folder to 5.1 GB before the batch's own compaction. Every COMPACT_EVERY documents.
+    import citedesk_engine.ingest.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "COMPACT_EVERY", 2)
+    vectors = fake_engine.library.vectors
+    compactions: list[int] = []
+    original = vectors.compact
+    monkeypatch.setattr(vectors, "compact", lambda: (compactions.append(vectors.count()), original())[1])
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for n in range(5):
+        (notes / f"note-{n}.txt").write_text(
+            f"Note {n}: the harbour handled {n} ships today.", encoding="utf-8"
+        )
+    (notes / "empty.txt").write_text("", encoding="utf-8")  # failed: not counted
+    report = fake_engine.ingest([notes])
+    assert sum(r.status is FileStatus.INGESTED for r in report.files) == 5
+    assert compactions == [2, 4, 5]  # after the 2nd and 4th document, and at the batch's end
+    assert len(fake_engine.retrieve("How many ships did the harbour handle?", 5).candidates) == 5
