@@ -7,6 +7,7 @@ engine checks between files and batches); the thread is never terminated.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import threading
@@ -44,16 +45,21 @@ def long_lived_objects() -> Iterator[None]:
 
 
 def preload_native_libraries() -> None:
-    """Import torch, and load the language identifier's model, before the window exists. Torch's C
-    extension initialises for ~0.3 s holding the GIL, and the identifier reads its model in one call
-    of 140 ms; done later on the engine thread (the first question, the first file read), each froze
-    the open window (benchmarks/ui_stall.py). Under a splash screen at start they cost the same time
-    and the window never stalls."""
+    """Import torch and the OCR engine, and load the language identifier's model, before the window
+    exists. Torch's C extension initialises for ~0.3 s holding the GIL, the OCR engine's imports
+    (OpenCV, ONNX Runtime, Shapely) hold it up to 50 ms at a time (a stall of 442 ms at the first
+    scanned page, on a busy machine), and the identifier reads its model in one call of 140 ms; done
+    later on the engine thread (the first question, the first file read), each froze the open window
+    (benchmarks/ui_stall.py). Under a splash screen at start they cost the same time and the window
+    never stalls."""
     with long_lived_objects():
         import torch  # noqa: F401
         from citedesk_engine.languages import identify
 
         identify("CiteDesk")
+        # Installed by `make`; without it, OCR says so when a file needs it.
+        with contextlib.suppress(ImportError):
+            import rapidocr_onnxruntime  # noqa: F401
 
 
 def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:
