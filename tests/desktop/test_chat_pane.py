@@ -266,6 +266,19 @@ def test_what_the_engine_is_doing_is_said_until_the_answer_comes(qtbot) -> None:
     assert "Searching" not in pane.transcript.toPlainText()
 
 
+def hovered(qtbot, answer: Answer, link: str) -> tuple[ChatPane, str]:  # type: ignore[no-untyped-def]
+    """A shown pane with `answer`, the pointer resting on `link`: the pane and its card's text."""
+    from PySide6.QtWidgets import QToolTip
+
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.show_answer(answer)
+    pane._on_hover(QUrl(link))
+    qtbot.waitUntil(QToolTip.isVisible, timeout=5_000)
+    return pane, QToolTip.text()
+
+
 def test_a_resting_pointer_on_a_citation_shows_its_card_with_what_verified_the_answer(qtbot) -> None:
     from PySide6.QtWidgets import QToolTip
 
@@ -274,13 +287,7 @@ def test_a_resting_pointer_on_a_citation_shows_its_card_with_what_verified_the_a
     ref = SourceRef("u-1", "/docs/rules.pdf", "/docs/rules.pdf", 3, (), 0, len(text), text)
     claim = Claim("12", True, ("u-1",), "verifier", 0.9, (("u-1", *said),))
     answer = Answer("How many books?", Decision.ANSWERED, "12 [1]", (claim,), (ref,), (), ())
-    pane = ChatPane()
-    qtbot.addWidget(pane)
-    pane.show()
-    pane.show_answer(answer)
-    pane._on_hover(QUrl("cite:1.1"))
-    qtbot.waitUntil(QToolTip.isVisible, timeout=5_000)
-    card = QToolTip.text()
+    pane, card = hovered(qtbot, answer, "cite:1.1")
     assert "rules.pdf, page 3" in card and "Members may borrow up to twelve books at a time." in card
     assert "Opening hours" not in card  # the sentence that verified it, not the whole passage
     pane._on_hover(QUrl())  # the pointer leaves every link: the card goes
@@ -301,13 +308,7 @@ def test_a_refusals_closest_passage_has_a_card_saying_it_is_no_answer_with_its_c
     answer = Answer(
         "Debian 12?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(table, paper)
     )
-    pane = ChatPane()
-    qtbot.addWidget(pane)
-    pane.show()
-    pane.show_answer(answer)
-    pane._on_hover(QUrl("near:1.1"))
-    qtbot.waitUntil(QToolTip.isVisible, timeout=5_000)
-    card = QToolTip.text()
+    pane, card = hovered(qtbot, answer, "near:1.1")
     assert "version 8; codename Jessie" in card and "8,Jessie" not in card  # cells named, not a bare line
     assert "not an answer" in card
     pane._on_hover(QUrl())
