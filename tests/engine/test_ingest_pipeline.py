@@ -479,3 +479,28 @@ def test_a_long_batch_compacts_its_vectors_as_it_goes(
     assert sum(r.status is FileStatus.INGESTED for r in report.files) == 5
     assert compactions == [2, 4, 5]  # after the 2nd and 4th document, and at the batch's end
     assert len(fake_engine.retrieve("How many ships did the harbour handle?", 5).candidates) == 5
+
+
+def test_a_table_of_contents_is_not_a_passage(tmp_path: Path) -> None:
+    # It holds every heading's words and says nothing under them: retrieved first for a question worded
+    # like a heading, it answered nothing (a window session).
+    contents = "\n".join(
+        f"{n}.{m} Backup topic {n}{m} . . . . . . . . . . . . . . . {10 * n + m}"
+        for n in (1, 2)
+        for m in (1, 2, 3)
+    )
+    path = factories.pdf(
+        tmp_path / "manual.pdf",
+        [
+            f"Contents\n{contents}",
+            "Backup and recovery policy\nDo not back up /proc and /sys: they are not files.",
+        ],
+    )
+    # OCR off: this page's dot leaders read as a damaged text layer, which OCR would replace
+    config = Config(ingest=IngestConfig(ocr="off"))
+    with Engine.open(tmp_path / "library", config, embedder=HashEmbedder()) as engine:
+        engine.ingest([path])
+        units = engine.library.manifest.units_of(str(path))
+        assert "Backup topic 11 . . . ." in engine.text(str(path))  # still in its text
+    assert units and not any("Backup topic 11" in u.passage for u in units)
+    assert any("Do not back up /proc" in u.passage for u in units)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -19,6 +20,12 @@ def build_units(
     units: list[EvidenceUnit] = []
     for piece in chunks:
         passage = text[piece.start : piece.end]
+        if is_contents(passage):
+            # A table of contents ("10.2 Backup and recovery . . . . . 186"): it holds every heading's
+            # words and says nothing under them, so it came first for questions worded like a heading
+            # (a window session's rephrased question got the Debian manual's page 14 back) and answers
+            # nothing. The outline (structure) keeps the headings.
+            continue
         if not any(ch.isalpha() for ch in passage):
             # "(1)", an equation number in a one-cell table of a Word file: no word to cite, and as
             # a table it is indexed with the file's name, so it outranked the passages a question
@@ -49,6 +56,20 @@ def build_units(
             )
         )
     return units
+
+
+_LEADER = re.compile(r"([.\s:·…]{4,})\d+\s*$")  # ". . . . 186", "....186", ".. : ...21" at a line's end
+
+
+def is_contents(passage: str) -> bool:
+    """A passage of a table of contents: three lines or more, at least half of them ending in a dot
+    leader (three dots or more, as extraction left them) and a page number."""
+    lines = [line for line in passage.splitlines() if line.strip()]
+    leaders = (_LEADER.search(line) for line in lines)
+    dotted = sum(
+        1 for found in leaders if found and found.group(1).count(".") + 3 * found.group(1).count("…") >= 3
+    )
+    return len(lines) >= 3 and dotted >= len(lines) / 2
 
 
 def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int) -> tuple[Box, ...]:
