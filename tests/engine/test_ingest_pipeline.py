@@ -504,3 +504,14 @@ def test_a_table_of_contents_is_not_a_passage(tmp_path: Path) -> None:
         assert "Backup topic 11 . . . ." in engine.text(str(path))  # still in its text
     assert units and not any("Backup topic 11" in u.passage for u in units)
     assert any("Do not back up /proc" in u.passage for u in units)
+
+
+def test_a_fee_schedule_set_with_dot_leaders_is_not_a_table_of_contents() -> None:
+    from citedesk_engine.ingest.units import is_contents
+
+    assert is_contents(
+        "1.2.12 procfs and sysfs . . . . . 44\n1.2.13 tmpfs . . . . . 45\n1.3 Midnight Commander ..... 45"
+    )
+    # amounts, not pages: in no order
+    assert not is_contents("Late fee ............ 25\nCopy, per page ........ 1\nReturned cheque ........ 30")
+    assert not is_contents("Results ........ 12")  # one line: a heading with its page, among prose

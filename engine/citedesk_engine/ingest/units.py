@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -63,13 +64,16 @@ _LEADER = re.compile(r"([.\s:·…]{4,})\d+\s*$")  # ". . . . 186", "....186", "
 
 def is_contents(passage: str) -> bool:
     """A passage of a table of contents: three lines or more, at least half of them ending in a dot
-    leader (three dots or more, as extraction left them) and a page number."""
+    leader (three dots or more, as extraction left them) and a page number, the page numbers in
+    order. (A price list or a fee schedule is set with dot leaders too, its amounts in no order.)"""
     lines = [line for line in passage.splitlines() if line.strip()]
-    leaders = (_LEADER.search(line) for line in lines)
-    dotted = sum(
-        1 for found in leaders if found and found.group(1).count(".") + 3 * found.group(1).count("…") >= 3
-    )
-    return len(lines) >= 3 and dotted >= len(lines) / 2
+    pages = []
+    for line in lines:
+        found = _LEADER.search(line)
+        if found and found.group(1).count(".") + 3 * found.group(1).count("…") >= 3:
+            pages.append(int(line[found.end(1) :].strip()))
+    in_order = all(a <= b for a, b in itertools.pairwise(pages))
+    return len(lines) >= 3 and len(pages) >= len(lines) / 2 and in_order
 
 
 def boxes_for(words: Sequence[WordBox], starts: list[int], start: int, end: int) -> tuple[Box, ...]:
