@@ -77,7 +77,6 @@ from .types import (
     LibraryStatus,
     ModelInfo,
     Retrieval,
-    SourceRef,
     StructureNode,
 )
 
@@ -425,26 +424,12 @@ class Engine:
         else:
             failure = None
         conversation = conversation or store.new(question)
-        manifest = self.library.manifest
-        known = manifest.metadata()
-
-        def described(sources: tuple[SourceRef, ...]) -> tuple[SourceRef, ...]:
-            """Each passage with its document's title, authors and year, and the heading it is under."""
-            return tuple(
-                dataclasses.replace(
-                    s,
-                    about=known.get(s.document, s.about),
-                    heading=manifest.heading_at(s.document, s.char_start),
-                )
-                for s in sources
-            )
-
         answer = dataclasses.replace(
             answer,
             conversation=conversation,
             scope=scope,
-            sources=described(answer.sources),
-            considered=described(answer.considered),
+            sources=manifest.described(answer.sources),
+            considered=manifest.described(answer.considered),
         )
         store.add_turn(conversation, question, plain(answer))
         if failure is not None:

@@ -189,19 +189,14 @@ def _headings(answer: Answer) -> list[tuple[int, str]]:
     """The headings a refusal's closest passages stand under, each once, with the (1-based) place of
     the first passage under it; not a document's title (the whole document is under it), nor one the
     question was already worded with (the suggestion would go round in a circle)."""
-    found: dict[str, int] = {}
+    found: dict[str, tuple[int, str]] = {}  # by the heading in lower case
     asked = answer.question.lower()
     for i, source in enumerate(answer.considered, 1):
         heading = " ".join(source.heading.split())
-        title = source.about.title.strip().lower()
-        if (
-            heading
-            and heading.lower() != title
-            and f"“{heading.lower()}”" not in asked
-            and heading.lower() not in (h.lower() for h in found)
-        ):
-            found[heading] = i
-    return [(i, h) for h, i in found.items()][:_HEADINGS]
+        key = heading.lower()
+        if key and key != source.about.title.strip().lower() and f"“{key}”" not in asked:
+            found.setdefault(key, (i, heading))
+    return list(found.values())[:_HEADINGS]
 
 
 _HEADINGS = 3

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, StructureNode
+from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, SourceRef, StructureNode
 from .table_keys import row_keys
 from .watch_store import WatchStore
 
@@ -187,6 +187,16 @@ class Manifest:
             (document,),
         ).fetchall()
         return [StructureNode(*row) for row in rows]
+
+    def described(self, sources: Sequence[SourceRef]) -> tuple[SourceRef, ...]:
+        """Each passage with its document's title, authors and year, and the heading it stands under."""
+        known = self.metadata()
+        return tuple(
+            dataclasses.replace(
+                s, about=known.get(s.document, s.about), heading=self.heading_at(s.document, s.char_start)
+            )
+            for s in sources
+        )
 
     def heading_at(self, document: str, offset: int) -> str:
         """The innermost heading of a document's outline whose text holds this character offset ("" when
