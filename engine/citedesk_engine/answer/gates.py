@@ -151,11 +151,19 @@ def relevance_gate(
 
 
 def closest_first(judged: Sequence[Relevance]) -> list[Relevance]:
-    """Weighed passages, the closest to the question first: by the reranker where it read them (it
-    reads the question and the passage together), else by meaning similarity. By similarity alone, a
-    window session's card listed three unrelated passages and left out the acknowledgements it asked
-    about (reranker 0.37, similarity lower)."""
-    return sorted(judged, key=lambda r: -(r.rerank if r.rerank is not None else r.similarity))
+    """Weighed passages, the closest to the question first, taken in turn from the reranker's order
+    (where it read them) and the meaning similarity's. Either alone left out the passage a window
+    session asked about: by similarity, an acknowledgements passage the reranker put first; by the
+    reranker, the quakes sheet's rows, first by similarity."""
+    by_meaning = sorted(judged, key=lambda r: -r.similarity)
+    if all(r.rerank is None for r in judged):
+        return by_meaning
+    by_reranker = sorted(judged, key=lambda r: -(r.rerank if r.rerank is not None else -1.0))
+    merged: dict[int, Relevance] = {}
+    for pair in zip(by_reranker, by_meaning, strict=True):
+        for relevance in pair:
+            merged.setdefault(id(relevance), relevance)
+    return list(merged.values())
 
 
 def authority_gate(
