@@ -192,31 +192,67 @@ def test_verified_sentences_are_marked_and_removed_ones_shown_on_request_with_wh
     assert "9 million" not in pane.transcript.toPlainText()
 
 
-def test_a_refusal_offers_to_ask_again_in_the_closest_passages_document_alone(qtbot) -> None:
+def test_a_refusal_offers_to_ask_again_in_each_close_document_alone(qtbot) -> None:
     near = source("/docs/vader.pdf", "", page=5)
     other = replace(source("/docs/liwc.pdf", "", page=2), unit_id="u-2")
+    again = replace(source("/docs/vader.pdf", "", page=6), unit_id="u-3")
     refusal = Refusal(Stage.FAITHFULNESS, "No sentence of the generated answer is supported.", {})
     refused = Answer(
-        "How many raters?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(near, other)
+        "How many raters?",
+        Decision.REFUSED,
+        "",
+        (),
+        (),
+        (),
+        (),
+        refusal=refusal,
+        considered=(near, other, again),
     )
     pane = ChatPane()
     qtbot.addWidget(pane)
     sent: list[tuple] = []
     pane.ask_requested.connect(lambda *args: sent.append(args))
     pane.show_answer(replace(refused, conversation="c1"))
-    assert "Ask again in vader.pdf only" in pane.transcript.toPlainText()
-    pane._on_link(QUrl("askin:1"))
-    assert sent == [("How many raters?", "c1", ["/docs/vader.pdf"])]
-    # asked there alone already: not offered again
-    pane.show_answer(replace(refused, conversation="c1", scope=("/docs/vader.pdf",)))
-    assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
+    # each document of the closest passages, closest first, once: the answer may stand in the second
+    assert "Ask again in one document only: vader.pdf · liwc.pdf" in pane.transcript.toPlainText()
+    pane._on_link(QUrl("askin:1.2"))
+    pane._on_link(QUrl("askin:1.1"))
+    pane._on_link(QUrl("askin:1.3"))  # no third document: nothing asked
+    assert sent == [
+        ("How many raters?", "c1", ["/docs/liwc.pdf"]),
+        ("How many raters?", "c1", ["/docs/vader.pdf"]),
+    ]
     # refused at relevance (an off-document question): no passage anywhere answers, so none is offered
     off = Refusal(Stage.RELEVANCE, "No passage is relevant enough to answer.", {})
     pane.show_answer(replace(refused, question="Who won the 1998 World Cup?", refusal=off))
-    assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
+    assert pane.transcript.toPlainText().count("Ask again in one document only") == 1
     # every passage weighed is from vader.pdf already: asked there alone, the same ones come back
-    pane.show_answer(replace(refused, considered=(near,)))
-    assert pane.transcript.toPlainText().count("Ask again in vader.pdf only") == 1
+    pane.show_answer(replace(refused, considered=(near, again)))
+    assert pane.transcript.toPlainText().count("Ask again in one document only") == 1
+
+
+def test_candidates_of_a_relevance_refusal_on_one_page_are_told_apart(qtbot) -> None:
+    first = SourceRef(
+        "u-1", "/d/vader.pdf", "/d/vader.pdf", 6, (), 0, 40, "We collected intensity ratings on each"
+    )
+    second = SourceRef(
+        "u-2", "/d/vader.pdf", "/d/vader.pdf", 6, (), 40, 80, "Ratings were obtained using Amazon"
+    )
+    best = [
+        {"unit_id": "u-1", "document": "/d/vader.pdf", "page": 6, "coverage": 0.2, "similarity": 0.31},
+        {"unit_id": "u-2", "document": "/d/vader.pdf", "page": 6, "coverage": 0.1, "similarity": 0.29},
+    ]
+    refusal = Refusal(Stage.RELEVANCE, "No passage is relevant enough to answer.", {"best": best})
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(
+        Answer("Why?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(first, second))
+    )
+    text = pane.transcript.toPlainText()
+    assert (
+        "vader.pdf, page 6 (“We collected intensity ratings on…”): holds 20% of the question's words" in text
+    )
+    assert "vader.pdf, page 6 (“Ratings were obtained using Amazon…”): holds 10%" in text
 
 
 def test_closest_passages_of_one_page_are_told_apart_by_their_first_words(qtbot) -> None:

@@ -58,7 +58,15 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         # the list of what was considered, or in a line of their own where the stage lists none.
         near = {s.unit_id: f"near:{number}.{i}" for i, s in enumerate(answer.considered, 1)}
         if isinstance(best, list) and best:
-            rows = "".join(_considered(b, near.get(str(b.get("unit_id")))) for b in best)
+            # Named as the closest passages are, so that two passages of one page are told apart
+            # (a window session listed "hutto2014..., page 6" twice).
+            kept = {s.unit_id: s for s in answer.considered}
+            rows = "".join(
+                _considered(
+                    b, near.get(str(b.get("unit_id"))), kept.get(str(b.get("unit_id"))), answer.considered
+                )
+                for b in best
+            )
             considered = (
                 "<p>Considered (click one to read it; <b>not an answer</b>: CiteDesk found no answer "
                 "in them):</p>"
@@ -97,18 +105,13 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
             # question, worded with that heading and asked in its document only, in the question box.
             links = " · ".join(f"<a href='rephrase:{number}.{i}'>{html.escape(h)}</a>" for i, h in headings)
             considered += f"<p>Rephrase with a heading near your question: {links}</p>"
-        closest = answer.considered[0].document if answer.considered else ""
-        # Not where every passage weighed is from that document already: asked there alone, the same
-        # passages come back (a window session got the same refusal again).
-        elsewhere = any(s.document != closest for s in answer.considered)
-        if closest and elsewhere and tuple(answer.scope) != (closest,) and stage != Stage.RELEVANCE:
-            # Asked in the whole library (or in several documents), the passage nearest the question
-            # may stand in a document the others crowd out: one click asks there alone. Not after a
-            # relevance refusal: no passage anywhere was judged to answer (an off-document question),
-            # and the closest one, asked about alone, would be judged the same.
-            considered += (
-                f"<p><a href='askin:{number}'>Ask again in {html.escape(Path(closest).name)} only</a></p>"
+        documents = asked_in_alone(answer)
+        if documents:
+            links = " · ".join(
+                f"<a href='askin:{number}.{i}'>{html.escape(Path(d).name)}</a>"
+                for i, d in enumerate(documents, 1)
             )
+            considered += f"<p>Ask again in one document only: {links}</p>"
         return (
             # Dark text on the light card whatever the palette, so it reads in dark mode too.
             "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "
@@ -224,11 +227,37 @@ def _place(passage: dict[str, object]) -> str:
     return f"{html.escape(name)}{page}"
 
 
-def _considered(best: dict[str, object], link: str | None = None) -> str:
+# At most this many documents are offered to ask again in alone.
+ASK_AGAIN_DOCUMENTS = 3
+
+
+def asked_in_alone(answer: Answer) -> list[str]:
+    """The documents a refused question is offered to be asked again in alone, closest first: those
+    of its closest passages. Asked in the whole library (or in several documents), the passage that
+    answers may stand in a document the others crowd out; the closest passage's document alone is not
+    enough (a window session was offered the manual for a question the release table answers, its
+    passages second). None where every passage weighed is from one document (asked there alone, the
+    same passages come back), where the question was asked in that one already, or after a relevance
+    refusal (no passage anywhere was judged to answer: an off-document question)."""
+    if answer.refusal is None or answer.refusal.stage is Stage.RELEVANCE:
+        return []
+    documents = list(dict.fromkeys(s.document for s in answer.considered))
+    if len(documents) < 2:
+        return []
+    return [d for d in documents if (d,) != tuple(answer.scope)][:ASK_AGAIN_DOCUMENTS]
+
+
+def _considered(
+    best: dict[str, object],
+    link: str | None = None,
+    source: SourceRef | None = None,
+    among: tuple[SourceRef, ...] = (),
+) -> str:
     """One candidate the relevance gate weighed, in words a reader understands; its place a link to
-    the passage when it was kept."""
+    the passage when it was kept, told apart from the others' as the closest passages are."""
     coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
-    place = f"<a href='{link}'>{_place(best)}</a>" if link else _place(best)
+    where = _told_apart(source, list(among)) if source is not None else _place(best)
+    place = f"<a href='{link}'>{where}</a>" if link else where
     return (
         f"<li>{place}: holds {coverage}% of the question's words, "
         f"meaning similarity {best.get('similarity')}"

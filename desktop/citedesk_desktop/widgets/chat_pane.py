@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .answer_html import answer_html, citation_card, rephrased, stopped_html
+from .answer_html import answer_html, asked_in_alone, citation_card, rephrased, stopped_html
 from .question_box import MENTION, QuestionBox
 
 # The stages of a question (answer/flow.py) in a reader's words, shown until the answer comes.
@@ -447,7 +447,8 @@ class ChatPane(QWidget):
             self._flush.stop()
 
     def _on_link(self, url: QUrl) -> None:
-        """Links of answer A (1-based): trace:A, copy:A, astyped:A, removed:A, askin:A, and its passages
+        """Links of answer A (1-based): trace:A, copy:A, astyped:A, removed:A, askin:A.D (ask again in its Dth
+        document offered alone), and its passages
         cite:A.N (source N) and near:A.N (the Nth closest passage of a refusal); rephrase:A.N puts the
         question worded with the heading of closest passage N in the box, scoped to its document."""
         linked = self._linked(url)
@@ -456,11 +457,14 @@ class ChatPane(QWidget):
         answer, index = linked
         if url.scheme() == "trace":
             self.trace_requested.emit(answer)
-        elif url.scheme() == "askin" and self.ask_button.isEnabled() and answer.considered:
+        elif url.scheme() == "askin" and self.ask_button.isEnabled():
+            documents = asked_in_alone(answer)
+            if not 1 <= (index or 1) <= len(documents):
+                return
             self._blocks.append(f"<p><b>You:</b> {html.escape(answer.question)}</p>")
             self._asked = True
             self._render()
-            self.ask_requested.emit(answer.question, self.conversation, [answer.considered[0].document])
+            self.ask_requested.emit(answer.question, self.conversation, [documents[(index or 1) - 1]])
         elif url.scheme() == "rephrase" and 1 <= index <= len(answer.considered):
             near = answer.considered[index - 1]
             self.set_scope([near.document])
