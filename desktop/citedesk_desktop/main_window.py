@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         self.chat.ask_as_typed_requested.connect(self.ask_as_typed)
         self.chat.stop_requested.connect(self.stop_answering)
         self.chat.source_clicked.connect(self.show_source)
-        self.chat.conversation_cleared.connect(self.evidence.clear)
+        self.chat.conversation_cleared.connect(self._clear_evidence)
         self.chat.conversation_cleared.connect(self.trace.clear)
         self.chat.source_hovered.connect(self.preview_source)
         self.chat.notice.connect(lambda text: self.statusBar().showMessage(text, 10000))
@@ -248,10 +248,19 @@ class MainWindow(QMainWindow):
             return
         if source is None:
             if self._pinned is None:
+                # Nothing was clicked: the viewer was empty before the pointer rested on the link,
+                # and is again (a window session kept the preview of a link the pointer had left).
+                if self.evidence.source is not None:
+                    self.evidence.clear()
                 return
             source, answer = self._pinned
         if self.evidence.source != source or self.evidence.answer is not answer:
             self.evidence.show_source(source, answer)
+
+    def _clear_evidence(self) -> None:
+        """Nothing in the evidence viewer, and nothing to come back to after a hover."""
+        self.evidence.clear()
+        self._pinned = None
 
     def _step_citation(self, step: int) -> None:
         self.tabs.setCurrentWidget(self.evidence)
@@ -369,8 +378,7 @@ class MainWindow(QMainWindow):
     def open_library(self, folder: Path) -> None:
         self.library_dir = folder
         self.document.clear()
-        self.evidence.clear()
-        self._pinned = None
+        self._clear_evidence()
         self.trace.clear()
         self.library.set_documents([])
         self.library.opening()
@@ -459,7 +467,7 @@ class MainWindow(QMainWindow):
         elif operation == "conversation":
             conversation, answers = result  # type: ignore[misc]
             self.chat.show_conversation(conversation, answers)
-            self.evidence.clear()  # its citations were another conversation's
+            self._clear_evidence()  # its citations were another conversation's
             if answers:
                 self.trace.show_answer(answers[-1])
         elif operation in ("ingest", "reindex"):

@@ -164,6 +164,11 @@ def test_hovering_a_citation_previews_it_and_leaving_shows_the_one_clicked_again
     try:
         qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
         window.chat.show_answer(answer)
+        # Nothing clicked yet: the pointer rests on [2], then leaves; the viewer is empty again.
+        window.chat.transcript.highlighted.emit(QUrl("cite:1.2"))
+        qtbot.waitUntil(lambda: window.evidence.source == second, timeout=30_000)
+        window.chat.transcript.highlighted.emit(QUrl())
+        qtbot.waitUntil(lambda: window.evidence.source is None, timeout=30_000)
         window.chat._on_link(QUrl("cite:1.1"))  # clicked: the short document's page 2
         qtbot.waitUntil(lambda: window.evidence.shown == (str(short), 2), timeout=30_000)
         # The pointer rests on [2]: the long document's page shows, without a click.
@@ -180,6 +185,13 @@ def test_hovering_a_citation_previews_it_and_leaving_shows_the_one_clicked_again
         window.chat.transcript.highlighted.emit(QUrl("cite:1.2"))
         qtbot.wait(400)
         assert window.tabs.currentWidget() is window.trace and window.evidence.source == first
+        # Another conversation opened: the one clicked before is not come back to after a hover.
+        window.tabs.setCurrentWidget(window.evidence)
+        window.chat.conversation_cleared.emit()
+        window.chat.transcript.highlighted.emit(QUrl("cite:1.2"))
+        qtbot.waitUntil(lambda: window.evidence.source == second, timeout=30_000)
+        window.chat.transcript.highlighted.emit(QUrl())
+        qtbot.waitUntil(lambda: window.evidence.source is None, timeout=30_000)
     finally:
         window.close()
         runner.shutdown()
