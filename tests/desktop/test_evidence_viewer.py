@@ -364,6 +364,8 @@ def test_the_trace_names_the_refusal_as_the_refusal_card_does(qtbot) -> None:
     trace.show_answer(Answer("Q?", Decision.REFUSED, "", (), (), (), stages, refusal))
     labels = [trace.tree.topLevelItem(i).text(0) for i in range(trace.tree.topLevelItemCount())]
     assert labels == ["retrieve", "generate", "verify  ◀ refused here (faithfulness)"]
+    # the refusing stage is selected, its figures read first
+    assert trace.whole.toPlainText().startswith("verify: 1 in, 0 out")
 
 
 def test_long_trace_rows_are_whole_in_their_tooltips_and_copied_whole(qtbot) -> None:
@@ -389,6 +391,17 @@ def test_long_trace_rows_are_whole_in_their_tooltips_and_copied_whole(qtbot) -> 
     claim.setSelected(True)
     trace.copy_selected()
     assert method.strip() in QGuiApplication.clipboard().text()
+    # the row made current is read whole, wrapped, under the tree: a stage's figures one a line
+    trace.tree.setCurrentItem(fuse)
+    assert trace.whole.toPlainText().splitlines() == [
+        "fuse: 100 in, 63 out, 0.9 ms",
+        "fusion: scores",
+        "lexical_weight: 0.6",
+        "note: " + "x" * 200,
+    ]
+    trace.tree.setCurrentItem(claim)
+    assert method.strip() in trace.whole.toPlainText()
+    assert trace.whole.lineWrapMode() == trace.whole.LineWrapMode.WidgetWidth
 
 
 def test_a_new_answers_trace_opens_at_its_start(qtbot) -> None:

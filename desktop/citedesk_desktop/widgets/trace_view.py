@@ -12,6 +12,8 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
+    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -46,9 +48,21 @@ class TraceView(QWidget):
         self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         copy = QShortcut(QKeySequence.StandardKey.Copy, self.tree)
         copy.activated.connect(self.copy_selected)
+        # The row selected, whole and wrapped, under the tree: a stage's figures, one a line, read
+        # without scrolling sideways (a window session saw the Figures column cut at the pane's edge).
+        self.whole = QPlainTextEdit()
+        self.whole.setReadOnly(True)
+        self.whole.setAccessibleName("The selected stage's figures, whole")
+        self.whole.setPlaceholderText("Select a stage to read its figures whole here.")
+        self.tree.currentItemChanged.connect(lambda item, _: self._show_whole(item))
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.tree)
+        split.addWidget(self.whole)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
-        layout.addWidget(self.tree, 1)
+        layout.addWidget(split, 1)
 
     def show_answer(self, answer: Answer) -> None:
         self.answer = answer
@@ -63,12 +77,15 @@ class TraceView(QWidget):
             f"<b>{_escape(answer.question)}</b><br>{len(answer.trace)} stages, {total:,.0f} ms, {verdict}"
         )
         refusing = self.refusing_stage()
+        self.whole.clear()
         for trace in answer.trace:
             refused_as = answer.refusal.stage.value if answer.refusal and trace.stage == refusing else ""
             item = _item(trace, refused_as)
             self.tree.addTopLevelItem(item)
             item.setExpanded(trace.stage == refusing)
             _span_details(item)
+            if trace.stage == refusing:
+                self.tree.setCurrentItem(item)  # the refusing stage's figures are read first
         # A new answer's trace opens at its start, not where the last one was scrolled to.
         self.tree.horizontalScrollBar().setValue(0)
         self.tree.scrollToTop()
@@ -93,9 +110,13 @@ class TraceView(QWidget):
         ]
         QGuiApplication.clipboard().setText("\n".join(rows))
 
+    def _show_whole(self, item: QTreeWidgetItem | None) -> None:
+        self.whole.setPlainText(item.data(0, Qt.ItemDataRole.UserRole) or "" if item is not None else "")
+
     def clear(self) -> None:
         self.answer = None
         self.tree.clear()
+        self.whole.clear()
         self.title.setText("<i>Ask a question: the stages of its answer are listed here.</i>")
 
 
@@ -116,6 +137,10 @@ def _item(trace: StageTrace, refused_as: str) -> QTreeWidgetItem:
         ]
     )
     item.setToolTip(len(COLUMNS) - 1, ", ".join(f"{k}={_whole(v)}" for k, v in figures.items()))
+    head = f"{trace.stage}: {trace.candidates_in} in, {trace.candidates_out} out, {trace.ms:,.1f} ms"
+    item.setData(
+        0, Qt.ItemDataRole.UserRole, "\n".join([head] + [f"{k}: {_whole(v)}" for k, v in figures.items()])
+    )
     if refused:
         font = QFont()
         font.setBold(True)
@@ -140,6 +165,7 @@ def _detail(key: str, value: object) -> QTreeWidgetItem:
     text = _short(value, 300)
     row = QTreeWidgetItem([f"{key}: {text}" if key else text])
     row.setToolTip(0, _whole(value))
+    row.setData(0, Qt.ItemDataRole.UserRole, f"{key}: {_whole(value)}" if key else _whole(value))
     return row
 
 
