@@ -191,6 +191,24 @@ def test_a_tables_form_words_are_not_asked_of_its_rows() -> None:
         question, vector, candidates, lambda ids: dict.fromkeys(ids, vector), AnswerConfig()
     )
     assert refusal is None
-    # "depth" and "quakes" (its sheet) of the 4 words not about the table's form; prose is judged on all 7
-    assert judged[0].coverage == 0.5 and judged[0].relevant
+    # "depth", "quakes" (its sheet) and "magnitude" (column "mag") of the 4 words not about the
+    # table's form; prose is judged on all 7, and abbreviates nothing
+    assert judged[0].coverage == 0.75 and judged[0].relevant
     assert judged[1].coverage < AnswerConfig().min_coverage and not judged[1].relevant
+    # A window session's wording: only "quakes" written out, "magnitude" abbreviated by the header
+    asked = "In the quakes sheet, what is the magnitude of the first earthquake?"
+    judged, refusal = relevance_gate(
+        asked, vector, candidates, lambda ids: dict.fromkeys(ids, vector), AnswerConfig()
+    )
+    assert refusal is None and judged[0].coverage == 2 / 3 and judged[0].relevant
+
+
+def test_a_header_abbreviates_a_question_word_two_letters_longer() -> None:
+    from citedesk_engine.answer.gates import abbreviated
+    from citedesk_engine.answer.text import content_stems
+
+    header = "lat | long | depth | mag | stations | eol-lts"
+    asked = set(content_stems("The latitude, magnitude and longitude of a late quake; LTS end?"))
+    found = abbreviated(asked, header)
+    assert {"latitud", "magnitud", "longitud"} <= found
+    assert not found & {"late", "quak", "end", "lts"}  # "late": one letter more; "lts": the word itself

@@ -6,6 +6,7 @@ nothing does, a Refusal naming its stage. Nothing here generates or retrieves.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -44,6 +45,20 @@ TABLE_FORM_STEMS = frozenset(
     stem(w)
     for w in "sheet spreadsheet table row column cell first last top bottom listed list entry line".split()
 )
+
+
+# A table's column name that abbreviates a word: three to five letters ("mag", "lat", "temp", "eol").
+_HEADER_WORD = re.compile(r"(?<![a-z])[a-z]{3,5}(?![a-z])")
+
+
+def abbreviated(question_stems: set[str], header: str) -> set[str]:
+    """The question's words that a table's header row abbreviates: "magnitude" for the column "mag",
+    "latitude" for "lat". Column names are short; a window session's "In the quakes sheet, what is the
+    magnitude of the first earthquake?" found a third of its words in the sheet's rows (quake, not
+    magnitude or earthquake) and was refused as off-document. A question word counts when a header
+    word begins it and it is at least two letters longer ("lat" is not "late")."""
+    heads = set(_HEADER_WORD.findall(header.lower()))
+    return {q for q in question_stems if any(q.startswith(h) and len(q) >= len(h) + 2 for h in heads)}
 
 
 def script_gate(question: str) -> Refusal | None:
@@ -105,8 +120,10 @@ def relevance_gate(
         language = language_of(candidate.unit.document) if language_of is not None else ""
         question_stems, question_vector = asked.get(language, asked[""])
         stems = set(content_stems(candidate.unit.index_text))
-        if candidate.unit.context and question_stems - TABLE_FORM_STEMS:
-            question_stems = question_stems - TABLE_FORM_STEMS  # a table unit (its header row as context)
+        if candidate.unit.context:  # a table unit (its header row as context)
+            if question_stems - TABLE_FORM_STEMS:
+                question_stems = question_stems - TABLE_FORM_STEMS
+            stems |= abbreviated(question_stems, candidate.unit.context)
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
         vector = vectors.get(candidate.unit.unit_id)
         similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0
