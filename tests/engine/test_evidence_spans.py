@@ -79,6 +79,22 @@ def test_a_question_by_position_marks_the_first_or_last_row_holding_the_answer()
     assert len(supporting_spans("1.4, 0.2", iris, "Which flowers have these petal sizes?")) == 3
 
 
+def test_of_rows_holding_an_answer_the_one_the_question_names_is_marked() -> None:
+    # debian.csv: Buster's release day is also the day Bullseye's row was created
+    releases = (
+        "version,codename,series,created,release,eol\n"
+        "9,Stretch,stretch,2015-04-26,2017-06-17,2020-07-18\n"
+        "10,Buster,buster,2017-06-17,2019-07-06,2022-09-10\n"
+        "11,Bullseye,bullseye,2019-07-06,2021-08-14,2024-08-14"
+    )
+    asked = "Which Debian release is called Buster and when was it released?"
+    assert spanned("buster 2019-07-06", releases, asked) == [
+        "10,Buster,buster,2017-06-17,2019-07-06,2022-09-10"
+    ]
+    # a question naming no row keeps every row holding the answer
+    assert len(spanned("2019-07-06", releases, "What happened on that day?")) == 2
+
+
 def test_of_sentences_holding_as_much_of_a_claim_the_one_most_about_it_is_marked() -> None:
     # Python's logging HOWTO (PSF-2.0): both of the last two sentences hold "library", "handlers" and
     # "loggers"; the gate reads the second (verify.py), and so does the viewer.

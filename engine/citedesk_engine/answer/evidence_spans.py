@@ -45,6 +45,8 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         placed = positions(question)
         if len(rows) > 1 and len(placed) == 1:
             rows = rows[:1] if "first" in placed else rows[-1:]
+        elif len(rows) > 1:
+            rows = _named_rows(rows, passage, question)
         return tuple(rows)
     asked = terms(question)
     wanted = terms(claim) - asked or terms(claim)
@@ -65,6 +67,17 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         return ()
     first, last = best[1]
     return ((parts[first][0], parts[last - 1][1]),)
+
+
+def _named_rows(rows: list[tuple[int, int]], passage: str, question: str) -> list[tuple[int, int]]:
+    """Of the rows holding an answer, those holding most of the question's words, when some hold
+    any: "Which Debian release is called Buster and when was it released?" answered 2019-07-06 is
+    Buster's row, not Bullseye's, whose creation date is the same day (a window session's quote
+    showed both rows)."""
+    asked = terms(question)
+    held = [len(asked & terms(passage[a:b])) for a, b in rows]
+    most = max(held)
+    return [row for row, count in zip(rows, held, strict=True) if count == most] if most else rows
 
 
 def spans_in_source(source: SourceRef, claims: Iterable[Claim]) -> tuple[tuple[int, int], ...]:
