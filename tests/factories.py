@@ -178,6 +178,36 @@ def image_only_pdf(path: Path, pages: Sequence[Sequence[str] | str], dpi: int = 
     return path
 
 
+def glyphs_without_characters_pdf(path: Path) -> Path:
+    """A page whose text is drawn in a Type 3 font with no character map: four glyphs (black squares)
+    whose character codes mean nothing, as in old TeX papers set in bitmap fonts. Written by hand:
+    PyMuPDF does not write such fonts."""
+    content = b"BT /F1 24 Tf 100 100 Td <191A1919> Tj ET"
+    glyph = b"1000 0 0 0 800 800 d1 0 0 800 800 re f"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 4 0 R >> >> "
+        b"/Contents 5 0 R >>",
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] "
+        b"/CharProcs << /g1 6 0 R >> /Encoding << /Type /Encoding /Differences [25 /g1 /g1] >> "
+        b"/FirstChar 25 /LastChar 26 /Widths [1000 1000] /Resources << >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content),
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(glyph), glyph),
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
 def picture(path: Path, lines: Sequence[str], dpi: int = 200) -> Path:
     """A picture file of lines of text; its format from its extension (WebP and TIFF by Pillow)."""
     pixmap = rendered_text(lines, dpi=dpi)

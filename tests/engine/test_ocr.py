@@ -215,6 +215,18 @@ def test_ocr_that_finds_nothing_is_said_so_and_a_blank_pdf_is_called_blank(tmp_p
     assert recogniser.pictures == []  # nothing to read: OCR did not run
 
 
+def test_glyphs_drawn_without_characters_are_read_by_ocr_not_called_blank(tmp_path: Path) -> None:
+    """ocrmypdf's type3_font_nomapping.pdf was refused as blank: its text layer is control codes."""
+    path = factories.glyphs_without_characters_pdf(tmp_path / "type3.pdf")
+    with pymupdf.open(path) as document:
+        assert not document[0].get_text("words")  # no word to read in its text layer
+    recogniser = ScriptedRecogniser([LINE])
+    doc = extract(path.read_bytes(), ".pdf", CONFIG, job(recogniser))
+    assert doc.text == LINE[0] and doc.ocr_pages == (1,) and len(recogniser.pictures) == 1
+    with pytest.raises(ExtractionError, match="OCR is off"):
+        extract(path.read_bytes(), ".pdf", CONFIG, None)
+
+
 # --- pictures as documents -------------------------------------------------------------------------
 
 

@@ -243,8 +243,16 @@ def _problem(page: pymupdf.Page, lines: list[_Line]) -> str:
         return ""  # a full page of words: a text layer, whatever else is on the page
     area = abs(page.rect) or 1.0
     pictures = sum(abs(pymupdf.Rect(i["bbox"]) & page.rect) for i in page.get_image_info())
-    drawn = not words and bool(page.get_drawings())
+    # Glyphs drawn without characters count as drawn (a Type 3 font without a character map, as
+    # in old TeX papers: "\x19\x12" where the page shows "ua"; ocrmypdf's test resources); the page
+    # was called blank and refused.
+    drawn = not words and (bool(page.get_drawings()) or _draws_glyphs(page))
     return text_layer_problem(words, min(1.0, pictures / area), drawn)
+
+
+def _draws_glyphs(page: pymupdf.Page) -> bool:
+    """Whether the page draws any visible glyph (filled or stroked, not transparent), readable or not."""
+    return any(span["type"] in (0, 1, 2) and span.get("opacity", 1.0) > 0 for span in page.get_texttrace())
 
 
 def _read_by_ocr(
