@@ -45,6 +45,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     # These say what they found in words of their own: the words are what follows the check's name.
     ("guard: table column", None),
     ("guard: table position", None),
+    ("guard: table extreme", None),
     ("guard: named number", None),
     ("guard: code name", None),
     ("guard: cited number", None),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.flow import AnswerFlow
-from citedesk_engine.answer.table_rows import wrong_column, wrong_position, wrong_row
+from citedesk_engine.answer.table_rows import not_the_extreme, wrong_column, wrong_position, wrong_row
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, VerifyConfig
 from citedesk_engine.testing import HashEmbedder
@@ -319,3 +319,61 @@ def test_a_first_rows_cell_of_a_column_not_asked_for_is_refused() -> None:
     asked = "What were the depth and magnitude of the first earthquake listed in the quakes sheet?"
     assert wrong_position("562, 4.8", quakes, asked) == ""
     assert wrong_position("horsebean / 179", chick_unit(CHICKS), FIRST_CHICK) == ""
+
+
+# --- the highest or lowest row (a window session: "2006" verified from rows showing 2010 higher) ------
+
+IOWA_HEADER = "year,source,net_generation"
+IOWA = (
+    "2005-01-01,Fossil Fuels,36883\n2006-01-01,Fossil Fuels,37014\n2007-01-01,Fossil Fuels,41389\n"
+    "2010-01-01,Fossil Fuels,42750\n2011-01-01,Fossil Fuels,39361\n2010-01-01,Renewables,10000\n"
+    "2006-01-01,Renewables,50000"
+)
+
+
+def iowa_unit(rows: str = IOWA) -> EvidenceUnit:
+    passage = f"{IOWA_HEADER}\n{rows}"
+    return EvidenceUnit(
+        "i-0", "/d/iowa.csv", "i", 0, passage, 0, len(passage), section="iowa.csv", context=IOWA_HEADER
+    )
+
+
+def test_an_answer_to_the_highest_is_refused_when_its_passage_shows_a_higher_row() -> None:
+    asked = "In which year was fossil-fuel net generation highest?"
+    wrong = not_the_extreme("2006", iowa_unit(), asked)
+    assert wrong.startswith("table extreme: the question asks for the highest 'net_generation'")
+    assert "2010-01-01,Fossil Fuels,42750" in wrong and "2006-01-01,Fossil Fuels,37014" in wrong
+    # the right row, and a sentence naming it, stand; the renewables rows are not compared
+    assert not_the_extreme("2010", iowa_unit(), asked) == ""
+    assert not_the_extreme("It was highest in 2010.", iowa_unit(), asked) == ""
+    # the lowest, and the value itself asked for
+    assert "lowest" in not_the_extreme("2006", iowa_unit(), "When was fossil-fuel generation lowest?")
+    assert not_the_extreme("2005", iowa_unit(), "When was fossil-fuel generation lowest?") == ""
+    assert "42750" in not_the_extreme(
+        "41389", iowa_unit(), "What was the highest fossil-fuel net generation?"
+    )
+
+
+@pytest.mark.parametrize(
+    "answer, question",
+    [
+        ("2006", "In which year was fossil-fuel net generation high?"),  # no extreme asked
+        ("2006", "Which year had the highest and the lowest fossil-fuel generation?"),  # both
+        ("2006", "In which year was the most coal burnt?"),  # "most": too loose a word
+    ],
+)
+def test_questions_not_asking_for_one_extreme_are_not_checked(answer: str, question: str) -> None:
+    assert not_the_extreme(answer, iowa_unit(), question) == ""
+
+
+def test_no_extreme_is_told_where_no_single_numeric_column_is() -> None:
+    header = "name | height | weight"
+    passage = f"{header}\nAnna | 170 | 60\nBen | 180 | 90\nCarl | 175 | 70"
+    unit = EvidenceUnit(
+        "p-0", "/d/p.xlsx", "p", 0, passage, 0, len(passage), section="people", context=header
+    )
+    assert not_the_extreme("Anna", unit, "Who is the biggest?") == ""  # height or weight?
+    assert "'Ben | 180 | 90'" in not_the_extreme("Anna", unit, "Who has the greatest height?")
+    assert not_the_extreme("Ben", unit, "Who has the greatest height?") == ""
+    prose = EvidenceUnit("p-1", "/d/p.txt", "p", 1, "Ben is the tallest; Anna is 170 cm.", 0, 35)
+    assert not_the_extreme("Anna", prose, "Who has the greatest height?") == ""

@@ -46,7 +46,7 @@ from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, build_messages
-from .table_rows import wrong_position
+from .table_rows import not_the_extreme, wrong_position
 from .verify import ClaimVerifier, Verdict
 
 
@@ -459,8 +459,12 @@ class AnswerFlow:
 
 def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: str) -> Verdict:
     """A supported verdict refused when its passage is not the table row asked for by position (only
-    here is the passage's unit, so its place in its table, known; table_rows.py)."""
-    wrong = wrong_position(claim, cited[verdict.passage].unit, question) if verdict.supported else ""
+    here is the passage's unit, so its place in its table, known), or when another row of the passage
+    has the higher or lower value the question asks for (table_rows.py)."""
+    wrong = ""
+    if verdict.supported:
+        unit = cited[verdict.passage].unit
+        wrong = wrong_position(claim, unit, question) or not_the_extreme(claim, unit, question)
     if wrong:
         verdict = replace(
             verdict, supported=False, method=f"guard: {wrong}", check=f"guard: {wrong.split(':')[0]}"

@@ -229,6 +229,67 @@ def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
     )
 
 
+# A question asking for the row with the most or least of something ("In which year was fossil-fuel
+# net generation highest?"). "most" and "least" are left out: "the most common", "at least".
+_HIGHEST = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum|peak)\b", re.IGNORECASE)
+_LOWEST = re.compile(r"\b(?:lowest|smallest|fewest|minimum)\b", re.IGNORECASE)
+_NUMBER_CELL = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
+    """What the gate says when a question asking for the row with the highest (or lowest) value is
+    answered from a row of a table passage when another row of the same passage, about the same
+    thing, has a higher (lower) value in the column asked about: "2006" for the year fossil-fuel
+    net generation was highest, cited from rows that show 2010 higher (a window session; every
+    cell is the passage's own word, so no other check can refuse it). The rows compared are those
+    holding the question's words that the answer's row holds ("Fossil Fuels"); the column is the
+    numeric one the question names ("net generation" for net_generation), else the answer's own
+    numeric cell's, else the only numeric column. "" when the question asks for no extreme, the
+    passage is no table, or no single column can be told."""
+    high, low = _HIGHEST.search(question), _LOWEST.search(question)
+    if bool(high) == bool(low) or not unit.context:
+        return ""
+    text = unit.index_text  # the header row first, as the gate reads a table
+    table = _table(text)
+    found = answer_rows(answer, text, question)
+    if table is None or not found:
+        return ""
+    header, spans = table
+    separator = cell_separator(header)
+    names = [name.strip() for name in header.split(separator)]
+    cells = {span: [cell.strip() for cell in text[slice(*span)].split(separator)] for span in spans}
+    asked = terms(question) - set(content_stems(header.replace("_", " ")))
+    # Of the rows holding the answer, those about what the question names ("2006" stands in the
+    # fossil fuels row and the renewables row; the question is about fossil fuels).
+    about = [len(asked & terms(text[slice(*span)])) for span in found]
+    found = [span for span, count in zip(found, about, strict=True) if count == max(about)]
+    shared = asked & set.intersection(*(terms(text[slice(*span)]) for span in found))
+    compared = [span for span in spans if shared <= terms(text[slice(*span)])]
+    numeric = [
+        j
+        for j in range(len(names))
+        if all(j < len(cells[span]) and _NUMBER_CELL.fullmatch(cells[span][j]) for span in compared)
+    ]
+    named = [j for j in numeric if (words := terms(names[j].replace("_", " "))) and words <= terms(question)]
+    said = terms(answer)
+    own = [j for j in numeric if any(terms(cells[span][j]) & said for span in found)]
+    others = [j for j in numeric if j not in own]
+    column = next((c[0] for c in (named, own, others) if len(c) == 1), None)
+    if column is None:
+        return ""
+    sign = 1.0 if high else -1.0
+    value = {span: sign * float(cells[span][column]) for span in compared}
+    mine = max(value[span] for span in found)  # the answer's rows are among those compared
+    beyond = max((span for span in compared if span not in found), key=lambda span: value[span], default=None)
+    if beyond is None or value[beyond] <= mine:
+        return ""
+    word = (high or low).group(0).lower()  # type: ignore[union-attr]
+    return (
+        f"table extreme: the question asks for the {word} {names[column]!r}; the passage shows "
+        f"{_shown(text[slice(*beyond)])!r}, beyond the answer's row {_shown(text[slice(*found[0])])!r}"
+    )
+
+
 def _shown(row: str) -> str:
     """A row as a reason shows it: a spreadsheet's tabs as " | ", at most 60 characters."""
     return shorten(row.replace("\t", " | "), 60)
