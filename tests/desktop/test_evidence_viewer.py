@@ -386,6 +386,7 @@ def test_long_trace_rows_are_whole_in_their_tooltips_and_copied_whole(qtbot) -> 
     assert fuse.text(4).endswith("…") and fuse.toolTip(4).endswith("x" * 200)
     claim = trace.tree.topLevelItem(1).child(0).child(0)
     assert method.strip() in claim.toolTip(0) and len(claim.text(0)) <= 300
+    assert claim.text(0).startswith("text=40, supported=false, method=guard: table row")  # not JSON
     # a detail row spans the columns, its text in the first (it stood off screen in the last)
     assert claim.isFirstColumnSpanned() and claim.text(4) == ""
     claim.setSelected(True)

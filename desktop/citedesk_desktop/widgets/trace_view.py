@@ -162,7 +162,8 @@ def _detail(key: str, value: object) -> QTreeWidgetItem:
     """A row of a stage's details ("a passage's scores"), its text in the first column, which the tree
     spans across all of them (show_answer): in the Figures column it stood right of the stage's
     widest name, off screen in a narrow pane (window session: blank rows)."""
-    text = _short(value, 300)
+    # A dict (a passage's scores, a claim) as "unit_id=…, coverage=0.556, …", not as JSON.
+    text = _short(_pairs(value) if isinstance(value, dict) else value, 300)
     row = QTreeWidgetItem([f"{key}: {text}" if key else text])
     row.setToolTip(0, _whole(value))
     row.setData(0, Qt.ItemDataRole.UserRole, f"{key}: {_whole(value)}" if key else _whole(value))
@@ -175,6 +176,10 @@ def _span_details(item: QTreeWidgetItem) -> None:
         child = item.child(index)
         child.setFirstColumnSpanned(True)
         _span_details(child)
+
+
+def _pairs(value: dict) -> str:
+    return ", ".join(f"{k}={v if isinstance(v, str) else _whole(v)}" for k, v in value.items())
 
 
 def _whole(value: object) -> str:
