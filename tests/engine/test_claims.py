@@ -44,3 +44,32 @@ def test_a_sentence_ends_at_its_period_when_the_line_breaks_right_after_it() -> 
     # a break inside a sentence is no end: "e.g.\nthe" and a decimal stay whole
     kept = "Some figures, e.g.\nthe rate of 3.5 per cent, are given."
     assert [kept[a:b] for a, b in sentence_spans(kept)] == [kept]
+
+
+def test_a_sentence_keeps_its_closing_quotes_and_marks_and_a_mark_in_brackets_ends_nothing() -> None:
+    """Debian FAQ quotes seen in a window session began with "”.)" and stopped at "Ian (!"."""
+    from citedesk_engine.answer.claims import sentences
+
+    see = (
+        "It removes files created by the package.  (Also see Section 7.8, “What is a Virtual Package?”.)"
+        "\n\nCurrently all of the control files can be found in /var/lib/dpkg/info."
+    )
+    assert sentences(see) == [
+        "It removes files created by the package.",
+        "(Also see Section 7.8, “What is a Virtual Package?”.)",
+        "Currently all of the control files can be found in /var/lib/dpkg/info.",
+    ]
+    ian = (
+        "This word is a contraction of the names of Debra and Ian Murdock, who founded the project.  "
+        "(Dictionaries seem to offer some ambiguity in the pronunciation of Ian (!), but Ian prefers ee'-en.)"
+    )
+    assert sentences(ian)[1] == (
+        "(Dictionaries seem to offer some ambiguity in the pronunciation of Ian (!), but Ian prefers ee'-en.)"
+    )
+    assert sentences("Is it? Yes! He said “go.” Then he left. It costs 5 (US) dollars.") == [
+        "Is it?",
+        "Yes!",
+        "He said “go.”",
+        "Then he left.",
+        "It costs 5 (US) dollars.",
+    ]

@@ -85,6 +85,7 @@ _ABBREVIATIONS = frozenset(
 CITATION = re.compile(r"\[(\d+(?:\s*[,;]\s*\d+)*)\]")
 _TRAILINGCITATIONS = re.compile(r"^(?:\s*\[\d+(?:\s*[,;]\s*\d+)*\])+")
 _TERMINATOR = re.compile(r"[.!?]+|[\u3002\uff01\uff1f\u061f\u06d4\u0964]")
+_CLOSING = re.compile(r"[\"'”’)]*(?:[.!?]+[\"'”’)]*)?")
 _WIDE = "\u3002\uff01\uff1f\u061f\u06d4\u0964"  # CJK, Arabic and Devanagari ends need no space after
 
 
@@ -126,8 +127,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     start = 0
     for match in _TERMINATOR.finditer(text):
         end = match.end()
-        if not _is_boundary(text, match.start(), end):
-            continue
+        if match.start() < start or not _is_boundary(text, match.start(), end):
+            continue  # (before `start`: a mark taken into the sentence before, as in "?”.)")
+        # The quotes and brackets that close the sentence, and a mark after them, are its own:
+        # "(Also see “What is a Virtual Package?”.)" ends after ".)", so the next does not open
+        # with it (a window session's quote began with "”.)").
+        end += _CLOSING.match(text, end).end() - end  # type: ignore[union-attr]
         trailing = _TRAILINGCITATIONS.match(text[end:])
         if trailing:
             end += trailing.end()
@@ -157,7 +162,10 @@ def _is_boundary(text: str, at: int, end: int) -> bool:
     if rest and not (rest[0].isspace() or rest[0] in "[\"'”’)"):
         return False  # "3.5", "e.g.x", "example.com"
     if mark != ".":
-        return True
+        # "Ian (!), but Ian prefers ee'-en.": a mark in brackets, or one the sentence goes on after
+        # (a comma, a lower-case word), ends nothing (a window session's quote stopped at "Ian (!").
+        following = rest.lstrip(" \t\"'”’)")
+        return not (following and (following[0] in ",;:" or following[0].islower()))
     before = re.search(r"([\w.]+)$", text[:at])
     word = before.group(1).lower() if before else ""
     if word in _ABBREVIATIONS:
@@ -168,4 +176,6 @@ def _is_boundary(text: str, at: int, end: int) -> bool:
     following = rest.lstrip(" \t\r\n\"'”’)")
     if following.startswith("[") and not _TRAILINGCITATIONS.match(rest):
         return True
+    if following.startswith("(") and following[1:2].isupper():
+        return True  # ". (Dictionaries seem to ...)": a sentence in brackets after this one
     return not following or following[0].isupper() or following[0].isdigit() or following[0] == "["
