@@ -240,6 +240,28 @@ def test_html_drops_scripts_keeps_headings_and_tables(tmp_path: Path) -> None:
     assert [n.label for n in doc.structure] == ["Ports"]
 
 
+def test_html_navigation_is_not_the_pages_text(tmp_path: Path) -> None:
+    """The Debian FAQ's table of contents was a passage, offered as the closest to a question its
+    section answers (a window session); Sphinx's sidebar repeats a page's headings."""
+    page = tmp_path / "pkg-basics.en.html"
+    page.write_text(
+        "<html><body><div class='navheader'><table><tr><td><a href='ch6.html'>Prev</a></td>"
+        "<th>Chapter 7. Basics</th></tr></table></div>"
+        "<div class='chapter'><h2>Chapter 7. Basics</h2><div class='toc'><p><strong>Table of Contents"
+        "</strong></p><dl class='toc'><dt><a href='#hold'>7.12. How do I put a package on hold?</a></dt>"
+        "</dl></div><h3 id='hold'>7.12. How do I put a package on hold?</h3>"
+        "<p>Use apt-mark hold with the package's name.</p></div>"
+        "<nav><a href='index.html'>index</a></nav><div role='navigation'>next | previous</div>"
+        "<div class='sphinxsidebar'><h3>Table of Contents</h3><ul><li>Basics</li></ul></div>"
+        "<div class='navfooter'>The Debian GNU/Linux FAQ | Chapter 8</div></body></html>",
+        encoding="utf-8",
+    )
+    doc = run(page)
+    held = "7.12. How do I put a package on hold?"
+    assert doc.text == f"Chapter 7. Basics\n\n{held}\n\nUse apt-mark hold with the package's name."
+    assert sorted(n.label for n in doc.structure) == [held, "Chapter 7. Basics"]
+
+
 def test_markdown_keeps_source_and_sections(tmp_path: Path) -> None:
     source = "# Guide\n\nIntro.\n\n## Install\n\nRun make.\n\n## Use\n\nClick.\n"
     path = tmp_path / "g.md"

@@ -32,6 +32,7 @@ def extract_html(data: bytes, extension: str) -> ExtractedDocument:
     body = root.find("body") if root.find("body") is not None else root
     _drop_hidden(body, builder)
     _drop_permalinks(body)
+    _drop_navigation(body)
     _walk(body, builder)
     doc = builder.build()
     if not doc.text.strip():
@@ -80,6 +81,40 @@ def _drop_permalinks(body: lxml.html.HtmlElement) -> None:
             link.text_content().strip() in {"¶", "#", "§"} and (link.get("href") or "").startswith("#")
         ):
             link.drop_tree()
+
+
+# The navigation documentation generators write around a page's text: DocBook's table of contents and
+# its header and footer links, Sphinx's sidebar and "related" bars, <nav> and role="navigation".
+_NAVIGATION_CLASSES = {
+    "toc",
+    "navheader",
+    "navfooter",
+    "sphinxsidebar",
+    "related",
+    "breadcrumb",
+    "breadcrumbs",
+    "mobile-nav",
+}
+
+
+def _drop_navigation(body: lxml.html.HtmlElement) -> None:
+    """Navigation is not the page's text: a table of contents ("7.12. How do I put a package on
+    hold?" as a list of links) was a passage of the Debian FAQ and offered as the closest passage to
+    a question its section answers (a window session), and Sphinx's sidebar repeats the page's
+    headings. Only elements that say they are navigation are dropped."""
+    found = [
+        e
+        for e in body.iter()
+        if isinstance(e.tag, str)
+        and (
+            e.tag == "nav"
+            or (e.get("role") or "").lower() == "navigation"
+            or set((e.get("class") or "").split()) & _NAVIGATION_CLASSES
+        )
+    ]
+    for element in found:
+        if element.getparent() is not None and not any(a in found for a in element.iterancestors()):
+            element.drop_tree()
 
 
 def _drop_hidden(body: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
