@@ -17,7 +17,7 @@ from citedesk_engine.export import (
     scope_words,
 )
 from citedesk_engine.types import Answer, SourceRef
-from PySide6.QtCore import QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QCursor, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -513,7 +513,11 @@ class ChatPane(QWidget):
         cited = self._passage(self._hovered)
         if cited is not None:
             card = citation_card(*cited, closest=self._hovered.scheme() == "near")
-            QToolTip.showText(QCursor.pos(), card, self.transcript)
+            # Gone as soon as the pointer leaves the link's neighbourhood: left up, a card near the
+            # pane's foot covered the question box and took the click meant for it (window session).
+            viewport = self.transcript.viewport()
+            here = viewport.mapFromGlobal(QCursor.pos())
+            QToolTip.showText(QCursor.pos(), card, viewport, QRect(here.x() - 40, here.y() - 12, 80, 24))
         else:
             QToolTip.hideText()
         self.source_hovered.emit(*(cited or (None, None)))
