@@ -87,8 +87,11 @@ class MainWindow(QMainWindow):
         self.split.addWidget(self.chat)
         self.split.addWidget(self.tabs)
         self.split.setCollapsible(1, False)
-        self.split.setStretchFactor(1, 1)
-        self.split.setStretchFactor(2, 1)
+        # A narrower window narrows the sidebar too, a fifth as much as each other pane: it kept its
+        # width, and at 1100 x 700 the conversation was left 250 pixels (a window session).
+        self.split.setStretchFactor(0, 1)
+        self.split.setStretchFactor(1, 2)
+        self.split.setStretchFactor(2, 2)
         self.split.setSizes([300, 450, 450])
         self.setCentralWidget(self.split)
         self._pinned: tuple[SourceRef, Answer | None] | None = None  # the citation clicked last

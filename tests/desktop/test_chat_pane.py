@@ -419,3 +419,24 @@ def test_rephrased_keeps_a_names_capitals() -> None:
     assert rephrased("VADER uses which heuristics?", "Heuristics") == (
         "In the section “Heuristics”, VADER uses which heuristics?"
     )
+
+
+def test_a_conversation_read_at_its_foot_stays_there_when_the_pane_narrows(qtbot) -> None:
+    """A narrower window made the conversation longer and its latest answer scrolled away."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.resize(900, 400)
+    pane.show()
+    refusal = Refusal(Stage.GENERATION, "The model found no answer. " * 8, {})
+    for n in range(8):
+        pane.show_answer(Answer(f"Question {n}?", Decision.REFUSED, "", (), (), (), (), refusal=refusal))
+    bar = pane.transcript.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and bar.value() == bar.maximum(), timeout=5_000)
+    before = bar.maximum()
+    pane.resize(450, 400)
+    qtbot.waitUntil(lambda: bar.maximum() > before, timeout=5_000)
+    assert bar.value() == bar.maximum()
+    bar.setValue(0)  # scrolled up to read: a resize leaves it there
+    pane.resize(700, 400)
+    qtbot.wait(200)
+    assert bar.value() == 0

@@ -519,3 +519,23 @@ def test_a_refusals_closest_passage_opens_from_its_card_said_to_be_no_answer(qtb
     assert viewer.highlighted_boxes >= 1 and viewer.strong_boxes == 0  # marked lightly, as no evidence
     viewer.clear()
     assert not viewer.not_an_answer.isVisible()
+
+
+def test_a_page_fitted_to_the_width_is_fitted_again_when_the_pane_narrows(qtbot, tmp_path: Path) -> None:
+    """A window made narrower cut the fitted page off on the right (a window session at 1100 x 700)."""
+    path = tmp_path / "page.pdf"
+    with pymupdf.open() as document:
+        document.new_page().insert_text((60, 100), "The answer stands here.")
+        document.save(path)
+    viewer, _ = shown_viewer(qtbot, 700)
+    viewer.show_source(source_of(path, 1, "The answer stands here."))
+    qtbot.waitUntil(lambda: viewer.shown == (str(path), 1), timeout=10_000)
+    wide = viewer.zoom
+    viewer.resize(400, 500)
+    qtbot.waitUntil(lambda: viewer.zoom < 0.8 * wide, timeout=10_000)
+    assert viewer.image.pixmap().width() <= viewer.scroll.viewport().width()
+    viewer.zoom_by(1.5)  # zoomed by hand: a resize leaves it so
+    zoomed = viewer.zoom
+    viewer.resize(600, 500)
+    qtbot.wait(400)
+    assert viewer.zoom == zoomed

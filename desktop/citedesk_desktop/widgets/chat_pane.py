@@ -117,6 +117,12 @@ class ChatPane(QWidget):
         self.transcript.setOpenLinks(False)
         self.transcript.anchorClicked.connect(self._on_link)
         self.transcript.highlighted.connect(self._on_hover)
+        # Read at its foot, the conversation stays there when its text is laid out again (a narrower
+        # pane makes it longer: a window session saw the latest answer scroll away).
+        bar = self.transcript.verticalScrollBar()
+        self._at_foot = True
+        bar.valueChanged.connect(lambda value: setattr(self, "_at_foot", value >= bar.maximum() - 4))
+        bar.rangeChanged.connect(lambda _low, high: bar.setValue(high) if self._at_foot else None)
         self._hovered = QUrl()
         # A citation is shown once the pointer rests on it, not for every one it crosses on its way.
         self._hover_rest = QTimer(self)

@@ -10,7 +10,7 @@ from citedesk_engine.answer.asides import AsideKind, asides
 from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.ingest.extract import is_paged, keeps_lines
 from citedesk_engine.types import Answer, Box, SourceRef
-from PySide6.QtCore import QRectF, Qt, QUrl, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -53,6 +53,12 @@ class EvidenceViewer(QWidget):
         self.pages = 0
         self.zoom = 1.5
         self.auto_fit = True  # pages fill the viewer's width until the user zooms by hand
+        # Fitted again once a resize has settled: a window made narrower cut the page off on the right
+        # (a window session at 1100 x 700).
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(200)
+        self._refit.timeout.connect(self._fit_after_resize)
         self.header = QLabel(_PLACEHOLDER)
         self.header.setWordWrap(True)
         self.header.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -412,6 +418,16 @@ class EvidenceViewer(QWidget):
     def set_zoom(self, zoom: float) -> None:
         self.zoom = min(4.0, max(0.5, zoom))
         self._go(self.page)
+
+    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self.auto_fit and self.source is not None:
+            self._refit.start()
+
+    def _fit_after_resize(self) -> None:
+        fitting = self._fitting_zoom() if self.auto_fit else None
+        if fitting is not None and abs(fitting - self.zoom) / self.zoom > 0.05:
+            self.set_zoom(fitting)
 
     def fit_width(self) -> None:
         """Zoom so the page fills the viewer's width (and keep doing so for the next pages)."""
