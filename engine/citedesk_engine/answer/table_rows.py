@@ -206,11 +206,10 @@ def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
         or _CONDITIONED.search(question)
     ):
         return ""
-    text = unit.index_text  # the header row first, as the gate reads a table
-    table = _table(text)
-    rows = answer_rows(answer, text, question)
-    if table is None or not rows:
+    read = _answered_table(answer, unit, question)
+    if read is None:
         return ""
+    text, table, rows = read
     start = unit.passage.startswith(unit.context)
     first, found = (text[slice(*table[1][0])] if start else ""), text[slice(*rows[0])]
     picked = terms(question) - set(content_stems(unit.context)) - terms(unit.section)
@@ -249,12 +248,10 @@ def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
     high, low = _HIGHEST.search(question), _LOWEST.search(question)
     if bool(high) == bool(low) or not unit.context:
         return ""
-    text = unit.index_text  # the header row first, as the gate reads a table
-    table = _table(text)
-    found = answer_rows(answer, text, question)
-    if table is None or not found:
+    read = _answered_table(answer, unit, question)
+    if read is None:
         return ""
-    header, spans = table
+    text, (header, spans), found = read
     separator = cell_separator(header)
     names = [name.strip() for name in header.split(separator)]
     cells = {span: [cell.strip() for cell in text[slice(*span)].split(separator)] for span in spans}
@@ -288,6 +285,17 @@ def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
         f"table extreme: the question asks for the {word} {names[column]!r}; the passage shows "
         f"{_shown(text[slice(*beyond)])!r}, beyond the answer's row {_shown(text[slice(*found[0])])!r}"
     )
+
+
+def _answered_table(
+    answer: str, unit: EvidenceUnit, question: str
+) -> tuple[str, tuple[str, list[tuple[int, int]]], list[tuple[int, int]]] | None:
+    """A table unit's text as the gate reads it (the header row first), its header and rows, and the
+    rows holding the answer; None when it is no table or no single row holds the answer."""
+    text = unit.index_text
+    table = _table(text)
+    rows = answer_rows(answer, text, question)
+    return (text, table, rows) if table is not None and rows else None
 
 
 def _shown(row: str) -> str:
