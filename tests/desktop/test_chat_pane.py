@@ -274,6 +274,14 @@ def test_closest_passages_of_one_page_are_told_apart_by_their_first_words(qtbot)
     text = pane.transcript.toPlainText()
     assert "vader.pdf, page 5 (“We collected intensity ratings on…”)" in text
     assert "vader.pdf, page 5 (“Ratings were obtained using Amazon…”)" in text
+    # a passage opening with a figure's axis ticks is named by its first words
+    ticks = SourceRef(
+        "u-4", "/d/vader.pdf", "/d/vader.pdf", 5, (), 80, 99, "300\n400\n500\n\nper capita income\n"
+    )
+    pane.show_answer(
+        Answer("Where?", Decision.REFUSED, "", (), (), (), (), refusal=refusal, considered=(first, ticks))
+    )
+    assert "vader.pdf, page 5 (“per capita income…”)" in pane.transcript.toPlainText()
     assert "vader.pdf, page 9 ·" not in text and "vader.pdf, page 9" in text and "(“The F1" not in text
 
 

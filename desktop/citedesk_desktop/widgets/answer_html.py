@@ -272,7 +272,15 @@ def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
     where = _where(source)
     if sum(1 for other in among if _where(other) == where) < 2:
         return where
-    opening = " ".join(with_columns(source.passage.split("\n", 1)[0], source.header).split()[:5])
+    # A table row named by its columns; other text from its first word with a letter: a passage that
+    # opens with a figure's axis ticks was named "page 13 (“800…”)" (a window session).
+    words = (
+        with_columns(source.passage.split("\n", 1)[0], source.header).split()
+        if source.header
+        else source.passage.split()
+    )
+    first = next((i for i, word in enumerate(words) if any(c.isalpha() for c in word)), 0)
+    opening = " ".join(words[first : first + 5])
     return f"{where} (“{html.escape(opening)}…”)"
 
 
