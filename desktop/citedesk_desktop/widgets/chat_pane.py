@@ -465,12 +465,13 @@ class ChatPane(QWidget):
             self.trace_requested.emit(answer)
         elif url.scheme() == "askin" and self.ask_button.isEnabled():
             documents = asked_in_alone(answer)
-            if not 1 <= (index or 1) <= len(documents):
+            chosen = index or 1  # askin:A, as written before 0.16.0: the first document
+            if not 1 <= chosen <= len(documents):
                 return
             self._blocks.append(f"<p><b>You:</b> {html.escape(answer.question)}</p>")
             self._asked = True
             self._render()
-            self.ask_requested.emit(answer.question, self.conversation, [documents[(index or 1) - 1]])
+            self.ask_requested.emit(answer.question, self.conversation, [documents[chosen - 1]])
         elif url.scheme() == "rephrase" and 1 <= index <= len(answer.considered):
             near = answer.considered[index - 1]
             self.set_scope([near.document])

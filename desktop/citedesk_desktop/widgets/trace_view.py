@@ -111,7 +111,8 @@ class TraceView(QWidget):
         QGuiApplication.clipboard().setText("\n".join(rows))
 
     def _show_whole(self, item: QTreeWidgetItem | None) -> None:
-        self.whole.setPlainText(item.data(0, Qt.ItemDataRole.UserRole) or "" if item is not None else "")
+        whole = item.data(0, Qt.ItemDataRole.UserRole) if item is not None else None
+        self.whole.setPlainText(whole or "")
 
     def clear(self) -> None:
         self.answer = None

@@ -161,10 +161,11 @@ def _is_boundary(text: str, at: int, end: int) -> bool:
     rest = text[end:]
     if rest and not (rest[0].isspace() or rest[0] in "[\"'”’)"):
         return False  # "3.5", "e.g.x", "example.com"
+    # Blanks of any kind: a PDF line often breaks right after a sentence's period (").\nWe ...").
+    following = rest.lstrip(" \t\r\n\"'”’)")
     if mark != ".":
         # "Ian (!), but Ian prefers ee'-en.": a mark in brackets, or one the sentence goes on after
         # (a comma, a lower-case word), ends nothing (a window session's quote stopped at "Ian (!").
-        following = rest.lstrip(" \t\"'”’)")
         return not (following and (following[0] in ",;:" or following[0].islower()))
     before = re.search(r"([\w.]+)$", text[:at])
     word = before.group(1).lower() if before else ""
@@ -172,8 +173,6 @@ def _is_boundary(text: str, at: int, end: int) -> bool:
         return False
     if len(word) == 1 and word.isalpha() and text[at - 1].isupper():
         return False  # an initial: "J. R. R. Tolkien"
-    # Blanks of any kind: a PDF line often breaks right after a sentence's period (").\nWe ...").
-    following = rest.lstrip(" \t\r\n\"'”’)")
     if following.startswith("[") and not _TRAILINGCITATIONS.match(rest):
         return True
     if following.startswith("(") and following[1:2].isupper():

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from ..index.table_keys import positions
 from ..types import Claim, EvidenceUnit, SourceRef
 from .claims import sentence_spans
-from .table_rows import answer_rows
+from .table_rows import answer_rows, rows_most_about
 from .text import terms
 
 _MOST_SENTENCES = 3
@@ -46,7 +46,7 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         if len(rows) > 1 and len(placed) == 1:
             rows = rows[:1] if "first" in placed else rows[-1:]
         elif len(rows) > 1:
-            rows = _named_rows(rows, passage, question)
+            rows = rows_most_about(rows, passage, question)  # the row the question names
         return tuple(rows)
     asked = terms(question)
     wanted = terms(claim) - asked or terms(claim)
@@ -67,17 +67,6 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         return ()
     first, last = best[1]
     return ((parts[first][0], parts[last - 1][1]),)
-
-
-def _named_rows(rows: list[tuple[int, int]], passage: str, question: str) -> list[tuple[int, int]]:
-    """Of the rows holding an answer, those holding most of the question's words, when some hold
-    any: "Which Debian release is called Buster and when was it released?" answered 2019-07-06 is
-    Buster's row, not Bullseye's, whose creation date is the same day (a window session's quote
-    showed both rows)."""
-    asked = terms(question)
-    held = [len(asked & terms(passage[a:b])) for a, b in rows]
-    most = max(held)
-    return [row for row, count in zip(rows, held, strict=True) if count == most] if most else rows
 
 
 def spans_in_source(source: SourceRef, claims: Iterable[Claim]) -> tuple[tuple[int, int], ...]:

@@ -255,11 +255,10 @@ def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
     separator = cell_separator(header)
     names = [name.strip() for name in header.split(separator)]
     cells = {span: [cell.strip() for cell in text[slice(*span)].split(separator)] for span in spans}
-    asked = terms(question) - set(content_stems(header.replace("_", " ")))
     # Of the rows holding the answer, those about what the question names ("2006" stands in the
     # fossil fuels row and the renewables row; the question is about fossil fuels).
-    about = [len(asked & terms(text[slice(*span)])) for span in found]
-    found = [span for span, count in zip(found, about, strict=True) if count == max(about)]
+    found = rows_most_about(found, text, question)
+    asked = terms(question) - set(content_stems(header.replace("_", " ")))
     shared = asked & set.intersection(*(terms(text[slice(*span)]) for span in found))
     compared = [span for span in spans if shared <= terms(text[slice(*span)])]
     numeric = [
@@ -285,6 +284,16 @@ def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
         f"table extreme: the question asks for the {word} {names[column]!r}; the passage shows "
         f"{_shown(text[slice(*beyond)])!r}, beyond the answer's row {_shown(text[slice(*found[0])])!r}"
     )
+
+
+def rows_most_about(rows: list[tuple[int, int]], text: str, question: str) -> list[tuple[int, int]]:
+    """Of `rows` (offsets into `text`), those holding most of the question's words, or all of them
+    when none holds any: the row a question names among the rows holding its answer ("2019-07-06" is
+    Buster's release day and the day Bullseye's row was created; the question names Buster)."""
+    asked = terms(question)
+    held = [len(asked & terms(text[a:b])) for a, b in rows]
+    most = max(held, default=0)
+    return [row for row, count in zip(rows, held, strict=True) if count == most] if most else rows
 
 
 def _answered_table(
