@@ -196,9 +196,34 @@ class DocumentMeta:
 
 
 def _surname(author: str) -> str:
-    """ "Gilbert, Eric" -> "Gilbert"; "C. J. Hutto" -> "Hutto"."""
+    """ "Gilbert, Eric" -> "Gilbert"; "C. J. Hutto" -> "Hutto"; a body that wrote the document is
+    named whole: "zoo Development Team" (cited as "Team" before), "R Core Team", "The Debian Project"."""
     author = author.strip()
-    return author.split(",")[0].strip() if "," in author else author.split()[-1]
+    if "," in author:
+        return author.split(",")[0].strip()
+    words = author.split()
+    if not _is_a_person(words):
+        return author
+    return words[-1]
+
+
+# Words that name a body, not a person: an author with one of them is cited by its whole name.
+_BODY_WORDS = frozenset(
+    "team project group committee consortium foundation institute institution university college "
+    "association society council agency department ministry office organization organisation "
+    "corporation company inc ltd llc gmbh developers contributors authors board commission "
+    "center centre laboratory lab network initiative collaboration working".split()
+)
+# Lower-case words a person's name may hold ("Ludwig van Beethoven", "Simone de Beauvoir").
+_NAME_PARTICLES = frozenset("van von de der den del della di da das dos du la le ter ten bin al".split())
+
+
+def _is_a_person(words: list[str]) -> bool:
+    """A name of two to five words, none naming a body, none lower-case but a particle."""
+    plain = [w.strip(".,;:()").lower() for w in words]
+    if len(words) > 5 or any(w in _BODY_WORDS for w in plain):
+        return False
+    return all(w[:1].isupper() or w.lower() in _NAME_PARTICLES or not w[:1].isalpha() for w in words)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,15 @@ def test_a_short_citation_names_the_authors_and_the_year() -> None:
     )
     assert DocumentMeta(authors=("Osamu Aoki",)).label == "Aoki"
     assert DocumentMeta(title="Only a title").label == ""
+    assert DocumentMeta(authors=("Ludwig van Beethoven",)).label == "Beethoven"
+
+
+@pytest.mark.parametrize(
+    "author", ["zoo Development Team", "R Core Team", "The Debian Project", "World Health Organization"]
+)
+def test_a_body_that_wrote_the_document_is_cited_by_its_whole_name(author: str) -> None:
+    # zoo's FAQ (r-cran-zoo) has the author "zoo Development Team"; its citations read "Team, page 9".
+    assert DocumentMeta(authors=(author,), year=2022).label == f"{author} 2022"
 
 
 def _described_pdf(path: Path, title: str, author: str) -> Path:
