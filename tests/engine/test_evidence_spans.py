@@ -31,6 +31,25 @@ def test_a_sentence_claim_spans_the_sentences_that_carry_its_words() -> None:
     assert both == ["Cats sleep 15 hours a day. A tabby is a domestic cat with a striped coat."]
 
 
+def test_a_paragraph_break_before_a_capital_ends_a_sentence_without_a_mark() -> None:
+    # Debian FAQ 11.5 (HTML): a <pre> command between two paragraphs; and zoo's FAQ (PDF, page 3): a
+    # printed table before a sentence. Each was quoted run into the sentence after it.
+    boot = (
+        "To display the default target, run the command\n\nsystemctl get-default\n\nDuring boot-up, "
+        "systemd starts the services listed in the default target file."
+    )
+    assert spanned("systemctl get-default", boot, "What command shows the default systemd target?") == [
+        "To display the default target, run the command\n\nsystemctl get-default"
+    ]
+    zoo = (
+        "value volume\n18:15:05 1100 217\n18:15:06 80 201\n\nIf the data is stored in long format "
+        "then use read.zoo (particularly the split argument) to convert it to wide format."
+    )
+    assert spanned("split", zoo, "Which read.zoo argument converts long data to wide format?") == [
+        zoo[zoo.index("If") :]
+    ]
+
+
 def test_no_span_when_no_sentence_holds_the_claims_words() -> None:
     assert spanned("Dogs bark at night.", CATS) == []
     assert spanned("", CATS) == []

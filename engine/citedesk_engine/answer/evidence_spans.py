@@ -5,15 +5,17 @@ The viewer highlights the whole unit lightly and these spans strongly, so a read
 the answer was taken from (a table unit used to light up whole, the right value's row and the wrong
 one's alike). The spans are found the way the gate reads the passage: for a table, the rows holding
 every word the answer adds to the question (table_rows.py; the first or last of them when the
-question asks by position); otherwise the one to three consecutive
-sentences holding most of the claim's words (for a short answer, of the words it adds to the
-question), as few as hold them, the question's own words breaking ties, then the fewest other words.
+question asks by position); otherwise the one to three consecutive sentences (a paragraph break
+before a capital ends one too) holding most of the claim's words (for a short answer, of the words it
+adds to the question), as few as hold them, the question's own words breaking ties, then the fewest
+other words.
 None are given when no sentence holds any of them: the viewer then marks the unit alone rather than a
 wrong sentence.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from ..index.table_keys import positions
@@ -23,6 +25,10 @@ from .table_rows import answer_rows, rows_most_about
 from .text import terms
 
 _MOST_SENTENCES = 3
+# A paragraph break before a capital or a figure: a new sentence even without a mark before it. A
+# command line or a table's rows printed as a block of their own run into the next sentence otherwise
+# ("run the command\n\nsystemctl get-default\n\nDuring boot-up, ..." was quoted whole).
+_PARAGRAPH = re.compile(r"\n\s*\n\s*(?=[A-Z0-9])")
 
 
 def unit_spans(claim: str, unit: EvidenceUnit, question: str = "") -> tuple[tuple[int, int], ...]:
@@ -52,7 +58,7 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     wanted = terms(claim) - asked or terms(claim)
     if not wanted:
         return ()
-    parts = sentence_spans(passage)
+    parts = _paragraphed(passage, sentence_spans(passage))
     stems = [terms(passage[a:b]) for a, b in parts]
     best: tuple[tuple[int, int, int, int], tuple[int, int]] | None = None
     for size in range(1, _MOST_SENTENCES + 1):
@@ -67,6 +73,20 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
         return ()
     first, last = best[1]
     return ((parts[first][0], parts[last - 1][1]),)
+
+
+def _paragraphed(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` cut again where a paragraph ends without a sentence mark."""
+    parts = []
+    for start, end in spans:
+        for brk in _PARAGRAPH.finditer(text, start, end):
+            stop = brk.start()
+            while stop > start and text[stop - 1].isspace():
+                stop -= 1
+            parts.append((start, stop))
+            start = brk.end()
+        parts.append((start, end))
+    return [(a, b) for a, b in parts if b > a]
 
 
 def spans_in_source(source: SourceRef, claims: Iterable[Claim]) -> tuple[tuple[int, int], ...]:
