@@ -21,7 +21,7 @@ def _scope_html(answer: Answer) -> str:
     """A question asked in some documents says which, above its answer."""
     if not answer.scope:
         return ""
-    return f"<p style='color:gray'><small>Asked in: {html.escape(scope_words(answer.scope))}</small></p>"
+    return f"<p class='muted'><small>Asked in: {html.escape(scope_words(answer.scope))}</small></p>"
 
 
 def _searched_html(answer: Answer, number: int) -> str:
@@ -29,22 +29,22 @@ def _searched_html(answer: Answer, number: int) -> str:
     if not answer.searched:
         return ""
     return (
-        f"<p style='color:gray'><small>Searched as: “{html.escape(answer.searched)}” · "
+        f"<p class='muted'><small>Searched as: “{html.escape(answer.searched)}” · "
         f"<a href='astyped:{number}'>ask as typed, without the conversation</a></small></p>"
     )
 
 
 def stopped_html(written: str) -> str:
     if not written:
-        return "<p style='color:#c62828'>Stopped before the model had written anything.</p>"
+        return "<p class='error'>Stopped before the model had written anything.</p>"
     return (
-        "<p style='color:#c62828'>Stopped. The model had written (not verified, not cited):</p>"
-        f"<blockquote style='color:gray'><i>{html.escape(written)}</i></blockquote>"
+        "<p class='error'>Stopped. The model had written (not verified, not cited):</p>"
+        f"<blockquote class='muted'><i>{html.escape(written)}</i></blockquote>"
     )
 
 
 # The mark of a verified sentence: checked against the passage it cites.
-_VERIFIED = " <span style='color:#2e7d32' title='verified against its passage'>✓</span>"
+_VERIFIED = " <span class='ok' title='verified against its passage'>✓</span>"
 
 
 def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
@@ -113,12 +113,12 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
             )
             considered += f"<p>Ask again in one document only: {links}</p>"
         return (
-            # Dark text on the light card whatever the palette, so it reads in dark mode too.
-            "<table width='100%' style='background:#fff3e0; color:#3e2723; border:1px solid #ef6c00' "
-            "cellpadding='8'>"
+            # The card's colours come from the transcript's style sheet (text_colours.py): light on a
+            # light theme, dark on a dark one.
+            "<table width='100%' class='card' cellpadding='8'>"
             "<tr><td>"
-            f"<b style='color:#e65100'>Refused · {STAGE_WORDS.get(stage, stage)}</b> "
-            f"<span style='color:gray'>(stage: {stage})</span><br>{html.escape(answer.refusal.reason)}"
+            f"<b class='head'>Refused · {STAGE_WORDS.get(stage, stage)}</b> "
+            f"<span class='muted'>(stage: {stage})</span><br>{html.escape(answer.refusal.reason)}"
             f"{considered}</td></tr></table><br>"
         )
     order = {s.unit_id: i + 1 for i, s in enumerate(answer.sources)}
@@ -132,7 +132,7 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         # A short answer is shown with the passage's sentence that says it ("12, 'Members may borrow
         # up to twelve books at a time.'"), so it reads without a click.
         said = claim_quote(claim, answer)
-        quoted = f" <span style='color:gray'>— “{html.escape(said)}”</span>" if said else ""
+        quoted = f" <span class='muted'>— “{html.escape(said)}”</span>" if said else ""
         sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{marks}{quoted}")
     if answer.quote:
         parts = [
@@ -145,20 +145,18 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
     if removed and show_removed:
         rows = "".join(
             f"<li><s>{html.escape(c.text)}</s> — {html.escape(check_words(c.method))} "
-            f"<small style='color:gray'>({html.escape(c.method)})</small></li>"
+            f"<small class='muted'>({html.escape(c.method)})</small></li>"
             for c in removed
         )
         parts.append(
-            f"<p style='color:gray'>Removed as not supported by their passages "
-            f"(<a href='removed:{number}'>hide</a>):</p><ul style='color:gray'>{rows}</ul>"
+            f"<p class='muted'>Removed as not supported by their passages "
+            f"(<a href='removed:{number}'>hide</a>):</p><ul class='muted'>{rows}</ul>"
         )
     elif removed:
         count = f"{len(removed)} unsupported sentence{'s' if len(removed) != 1 else ''}"
-        parts.append(f"<p style='color:gray'>{count} removed · <a href='removed:{number}'>show why</a></p>")
+        parts.append(f"<p class='muted'>{count} removed · <a href='removed:{number}'>show why</a></p>")
     for conflict in answer.conflicts:
-        parts.append(
-            f"<p style='color:#e65100'>Conflict ({conflict.kind}): {html.escape(conflict.detail)}</p>"
-        )
+        parts.append(f"<p class='warn'>Conflict ({conflict.kind}): {html.escape(conflict.detail)}</p>")
     parts.append(
         "<ol>"
         + "".join(

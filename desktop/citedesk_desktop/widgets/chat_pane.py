@@ -17,7 +17,7 @@ from citedesk_engine.export import (
     scope_words,
 )
 from citedesk_engine.types import Answer, SourceRef
-from PySide6.QtCore import QRect, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QCursor, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from .answer_html import answer_html, asked_in_alone, citation_card, rephrased, stopped_html
 from .question_box import MENTION, QuestionBox
+from .text_colours import answer_style_sheet
 
 # The stages of a question (answer/flow.py) in a reader's words, shown until the answer comes.
 DOING = {
@@ -117,6 +118,8 @@ class ChatPane(QWidget):
         self.transcript.setOpenLinks(False)
         self.transcript.anchorClicked.connect(self._on_link)
         self.transcript.highlighted.connect(self._on_hover)
+        # Its colours are the palette's, made readable on it; again when the theme changes.
+        self.transcript.document().setDefaultStyleSheet(answer_style_sheet(self.transcript.palette()))
         # Read at its foot, the conversation stays there when its text is laid out again (a narrower
         # pane makes it longer: a window session saw the latest answer scroll away).
         bar = self.transcript.verticalScrollBar()
@@ -330,7 +333,7 @@ class ChatPane(QWidget):
         self._doing = ""
         if partial:
             self._blocks.append(stopped_html(partial))
-        self._blocks.append(f"<p style='color:#c62828'>{html.escape(message)}</p>")
+        self._blocks.append(f"<p class='error'>{html.escape(message)}</p>")
         self._render()
 
     def _append(self, answer: Answer) -> None:
@@ -429,20 +432,28 @@ class ChatPane(QWidget):
             return
         self.notice.emit(f"Saved {len(self.answers)} answer(s) with their evidence to {path}")
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt's name)
+        """A new palette (the system's theme turned dark or light) recolours the conversation."""
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            # The pane's own palette: its transcript is given the new one only after this event.
+            self.transcript.document().setDefaultStyleSheet(answer_style_sheet(self.palette()))
+            self._render(follow=False)
+
     def _render(self, *, follow: bool = True) -> None:
         """Draw the transcript; `follow` scrolls to its end (new text), else the reader's place stays."""
         self.export_button.setEnabled(bool(self.answers))
         kept = self.transcript.verticalScrollBar().value()
         body = "".join(self._blocks)
         if self._stream:
-            body += f"<p style='color:gray'><i>{html.escape(''.join(self._stream))}</i></p>"
+            body += f"<p class='muted'><i>{html.escape(''.join(self._stream))}</i></p>"
         if self._doing and self._asked and not self._stopping:
-            body += f"<p style='color:gray'>{html.escape(self._doing)}</p>"
+            body += f"<p class='muted'>{html.escape(self._doing)}</p>"
         if self._stopping:
-            body += f"<p style='color:#c62828'>{html.escape(self._stopping)}</p>"
+            body += f"<p class='error'>{html.escape(self._stopping)}</p>"
         if not body:
             body = (
-                "<p style='color:gray'>Ask a question. Every sentence of an answer cites the passage it "
+                "<p class='muted'>Ask a question. Every sentence of an answer cites the passage it "
                 "comes from; click a citation to see it highlighted in its document. When the documents do "
                 "not support an answer, CiteDesk refuses and says why.</p>"
             )

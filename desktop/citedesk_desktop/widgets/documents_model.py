@@ -24,7 +24,9 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QGuiApplication
+
+from .text_colours import for_palette
 
 COLUMNS = ("Document", "Type", "Units", "Lang", "Tier", "State")
 NAME, KIND, UNITS, LANGUAGE, TIER, STATE = range(len(COLUMNS))
@@ -209,10 +211,11 @@ class DocumentsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column == UNITS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole:
+            palette = QGuiApplication.palette()
             if row.state == "failed":
-                return _FAILED
+                return for_palette(_FAILED, palette)
             if row.warnings and column == STATE:
-                return _WARNED
+                return for_palette(_WARNED, palette)
         return None
 
 

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .text_colours import for_palette
+
 COLUMNS = ["Stage", "In", "Out", "ms", "Figures"]
 REFUSED = QColor(230, 81, 0)
 
@@ -68,8 +70,9 @@ class TraceView(QWidget):
         self.answer = answer
         self.tree.clear()
         total = sum(t.ms for t in answer.trace)
+        colour = for_palette(REFUSED, self.palette()).name()
         verdict = (
-            f"refused at <b style='color:{REFUSED.name()}'>{answer.refusal.stage.value}</b>"
+            f"refused at <b style='color:{colour}'>{answer.refusal.stage.value}</b>"
             if answer.refusal is not None
             else answer.decision.value
         )
@@ -146,7 +149,7 @@ def _item(trace: StageTrace, refused_as: str) -> QTreeWidgetItem:
         font = QFont()
         font.setBold(True)
         for column in range(len(COLUMNS)):
-            item.setForeground(column, QBrush(REFUSED))
+            item.setForeground(column, QBrush(for_palette(REFUSED, QGuiApplication.palette())))
             item.setFont(column, font)
     for key, value in trace.details.items():
         if isinstance(value, list):
