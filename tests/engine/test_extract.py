@@ -274,6 +274,31 @@ def test_markdown_keeps_source_and_sections(tmp_path: Path) -> None:
     assert [s.label for s in doc.segments] == ["Guide", "Install", "Use"]
 
 
+def test_markdown_headings_with_nothing_under_them_open_the_next_section_named_with_its_path(
+    tmp_path: Path,
+) -> None:
+    # httpx's CHANGELOG.md: a version's heading is followed at once by "### Removed"; it was a passage
+    # of its own, and "Removed" one without the version (a window session).
+    source = (
+        "# Changelog\n\nAll notable changes.\n\n## Unreleased\n\n"
+        "## 0.25.0 (11th September, 2023)\n\n### Removed\n\n* Drop support for Python 3.7.\n\n"
+        "### Added\n\n* Support HTTPS proxies.\n"
+    )
+    path = tmp_path / "CHANGELOG.md"
+    path.write_text(source, encoding="utf-8")
+    doc = run(path)
+    sections = [(s.label, doc.text[s.start : s.end].strip()) for s in doc.segments]
+    assert sections == [
+        ("Changelog", "# Changelog\n\nAll notable changes."),
+        (
+            "0.25.0 (11th September, 2023) › Removed",
+            "## Unreleased\n\n## 0.25.0 (11th September, 2023)\n\n### Removed\n\n"
+            "* Drop support for Python 3.7.",
+        ),
+        ("0.25.0 (11th September, 2023) › Added", "### Added\n\n* Support HTTPS proxies."),
+    ]
+
+
 @pytest.mark.parametrize(
     ("raw", "expected"),
     [
