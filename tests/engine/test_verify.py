@@ -474,6 +474,17 @@ def test_a_date_answered_from_a_csv_row_of_dates_is_checked_against_its_row() ->
     assert numbers("It cost 1,200 dollars") == {"1200"}
 
 
+def test_a_version_number_is_one_number() -> None:
+    # httpx's changelog, "Drop support for Python 3.7. (#2813)": "3.7.0" was read as "3.7" and passed.
+    assert numbers("Python 3.7.0 and httpx 0.25.0 on Debian 12.3.3.") == {"3.7.0", "0.25.0", "12.3.3"}
+    assert numbers("Drop support for Python 3.7. (#2813)") == {"3.7", "2813"}
+    passage = "## 0.25.0 (11th September, 2023)\n\n### Removed\n\n* Drop support for Python 3.7. (#2813)"
+    question = "Which Python version did httpx 0.25.0 drop support for?"
+    verifier, _judge = judged(0.9)
+    assert verifier.check("3.7", [passage], question).supported
+    assert not judged(0.9)[0].check("3.7.0", [passage], question).supported
+
+
 @pytest.mark.parametrize(
     ("passage", "claim"),
     [

@@ -12,7 +12,9 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 # A comma joins digits only as a thousands separator ("1,200"): in "2013-05-04,2015-04-26", a CSV row of
 # dates, it separates two numbers ("04,2015" read as 42015 refused every date answered from a table).
 DIGITS = r"(?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)"
-_NUMBER = re.compile(rf"(?<![\w.])[-+]?{DIGITS}(?:\.\d+)?(?![\w])|\b\d+(?:\.\d+)?(?=%)")
+# A version or section number ("3.7.0", "12.3.3") is one number: "3.7.0" was read as "3.7", so an answer
+# "3.7.0" passed as the passage's "Python 3.7" (a window session on httpx's changelog).
+_NUMBER = re.compile(rf"(?<![\w.])[-+]?{DIGITS}(?:\.\d+)*(?![\w])|\b\d+(?:\.\d+)?(?=%)")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 STOPWORDS = frozenset(
