@@ -50,6 +50,21 @@ def test_a_paragraph_break_before_a_capital_ends_a_sentence_without_a_mark() -> 
     ]
 
 
+def test_a_list_item_is_quoted_alone() -> None:
+    # httpx's CHANGELOG.md: one bullet answers; its neighbours were quoted with it.
+    added = (
+        "### Added\n\n* Support HTTPS proxies. (#2845)\n* Add `socket_options` argument. (#2716)\n"
+        "* The `Response.raise_for_status()` method now returns the response instance. (#2776)\n"
+        "1. Numbered items too.\n- And dashes."
+    )
+    question = "What does Response.raise_for_status() return?"
+    assert spanned("the response instance", added, question) == [
+        "* The `Response.raise_for_status()` method now returns the response instance. (#2776)"
+    ]
+    assert spanned("Numbered items", added) == ["Numbered items too."]  # "1." ends a sentence before it
+    assert spanned("dashes", added) == ["- And dashes."]
+
+
 def test_no_span_when_no_sentence_holds_the_claims_words() -> None:
     assert spanned("Dogs bark at night.", CATS) == []
     assert spanned("", CATS) == []

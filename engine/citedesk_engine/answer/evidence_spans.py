@@ -28,7 +28,9 @@ _MOST_SENTENCES = 3
 # A paragraph break before a capital or a figure: a new sentence even without a mark before it. A
 # command line or a table's rows printed as a block of their own run into the next sentence otherwise
 # ("run the command\n\nsystemctl get-default\n\nDuring boot-up, ..." was quoted whole).
-_PARAGRAPH = re.compile(r"\n\s*\n\s*(?=[A-Z0-9])")
+# A list item opens one too: a Markdown list's items ("* Support HTTPS proxies. (#2845)\n* Change the
+# type ...") were quoted four at a time.
+_PARAGRAPH = re.compile(r"\n\s*\n\s*(?=[A-Z0-9])|\n[ \t]*(?=(?:[*+\-•]|\d{1,3}[.)])[ \t]+\S)")
 
 
 def unit_spans(claim: str, unit: EvidenceUnit, question: str = "") -> tuple[tuple[int, int], ...]:
@@ -79,7 +81,9 @@ def _paragraphed(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int
     """`spans` cut again where a paragraph ends without a sentence mark."""
     parts = []
     for start, end in spans:
-        for brk in _PARAGRAPH.finditer(text, start, end):
+        for brk in _PARAGRAPH.finditer(text, start):  # what follows a break may lie past `end` ("1.")
+            if brk.start() >= end:
+                break
             stop = brk.start()
             while stop > start and text[stop - 1].isspace():
                 stop -= 1
