@@ -10,9 +10,9 @@ from PySide6.QtGui import QColor, QPalette
 MIN_CONTRAST = 4.5  # WCAG 2.1 AA, normal text
 
 # The colours meant, before they are made readable on the palette's background.
-RED = QColor("#c62828")
+_RED = QColor("#c62828")
 _GREEN = QColor("#2e7d32")
-ORANGE = QColor("#e65100")
+_ORANGE = QColor("#e65100")
 _CARD_LIGHT = QColor("#fff3e0")  # the refusal card: a light orange on a light theme
 _CARD_DARK = QColor("#3e2a1c")  # and a dark brown on a dark one
 _CARD_BORDER = QColor("#ef6c00")
@@ -57,11 +57,11 @@ def answer_style_sheet(palette: QPalette) -> str:
     muted = _mixed(text, base, 0.4)
     colours = {
         ".muted": readable(muted, base),
-        ".error": for_palette(RED, palette),
+        ".error": for_palette(_RED, palette),
         ".ok": for_palette(_GREEN, palette),
-        ".warn": for_palette(ORANGE, palette),
+        ".warn": for_palette(_ORANGE, palette),
         "a": readable(link, base, card),
-        ".card .head": readable(_lighter(ORANGE) if dark else ORANGE, card),
+        ".card .head": readable(_lighter(_ORANGE) if dark else _ORANGE, card),
         ".card .muted": readable(muted, card),
     }
     rules = [f"{selector} {{ color: {colour.name()}; }}" for selector, colour in colours.items()]

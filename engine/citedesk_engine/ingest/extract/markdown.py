@@ -3,6 +3,7 @@ headings it stands under."""
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from markdown_it import MarkdownIt
@@ -33,7 +34,7 @@ def extract_markdown(data: bytes, extension: str) -> ExtractedDocument:
     paths = _heading_paths(headings)
     # A heading with nothing under it before the next heading opens that heading's segment: in a
     # changelog, "## 0.25.0 (11th September, 2023)" was a passage of its own and "### Removed" one
-    # without the version, so "When was 0.25.0 released?" found neither (a window session).
+    # without the version, cited as "Removed" like every version's (a window session).
     cuts = [0]
     for s, _, _ in headings:
         if s > 0 and _has_body(text[cuts[-1] : s]):
@@ -70,10 +71,9 @@ def _heading_paths(headings: list[tuple[int, int, str]]) -> list[str]:
 def _label_at(text: str, start: int, end: int, headings: list[tuple[int, int, str]], paths: list[str]) -> str:
     """A segment's label: the path of the last heading it opens with, before its first body line."""
     label = ""
-    for (at, _, _), path in zip(headings, paths, strict=True):
-        if at < start:
-            continue
+    for index in range(bisect.bisect_left(headings, (start,)), len(headings)):
+        at = headings[index][0]
         if at >= end or _has_body(text[start:at]):
             break
-        label = path
+        label = paths[index]
     return label
