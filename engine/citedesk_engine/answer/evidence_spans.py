@@ -6,9 +6,9 @@ the answer was taken from (a table unit used to light up whole, the right value'
 one's alike). The spans are found the way the gate reads the passage: for a table, the rows holding
 every word the answer adds to the question (table_rows.py; the first or last of them when the
 question asks by position); otherwise the one to three consecutive sentences (a paragraph break
-before a capital ends one too) holding most of the claim's words (for a short answer, of the words it
-adds to the question), as few as hold them, the question's own words breaking ties, then the fewest
-other words.
+before a capital, or a list item, ends one too) holding most of the claim's words (for a short
+answer, of the words it adds to the question), as few as hold them, the question's own words breaking
+ties, then the fewest other words.
 None are given when no sentence holds any of them: the viewer then marks the unit alone rather than a
 wrong sentence.
 """
