@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.citedesk-setup
 STARTED := $(VENV)/.citedesk-setup-started
 
-.PHONY: setup run test test-fast bench-ingest package clean
+.PHONY: setup run test test-fast check-vendored bench-ingest package clean
 
 setup: $(STAMP)
 
@@ -40,6 +40,12 @@ test: setup
 # The inner loop: every test but those on the real models (marker `models`), on every core; about a minute.
 test-fast: setup
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not models" -n auto -q
+
+# The vendored CiteNexus vectors against the team's copy beside the repository (by hand; tests never
+# read ../shared: a plain clone has none).
+check-vendored:
+	for f in rrf.json tokenize_v2.json languages.json; do cmp tests/data/citenexus/$$f ../shared/conformance/$$f || exit 1; done
+	@echo "tests/data/citenexus: the same as ../shared/conformance"
 
 bench-ingest: setup
 	$(BIN)/python benchmarks/ingest.py

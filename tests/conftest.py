@@ -12,10 +12,6 @@ from citedesk_engine.testing import HashEmbedder, ScriptedRecogniser  # noqa: E4
 
 DATA = Path(__file__).resolve().parent / "data"  # committed test data (see each folder's NOTICE)
 CONFORMANCE = DATA / "citenexus"  # the CiteNexus conformance vectors, vendored
-# The team's folder beside the repository (../shared: evaluation data, the upstream conformance vectors).
-# A plain clone has none: tests that read it are marked `needs_shared` and skip; CI, which has it, runs them.
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"no shared folder at {SHARED} (a plain clone)")
 
 
 @pytest.fixture(autouse=True)
