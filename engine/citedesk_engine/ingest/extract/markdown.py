@@ -3,16 +3,13 @@ headings it stands under."""
 
 from __future__ import annotations
 
-import bisect
-import re
-
 from markdown_it import MarkdownIt
 
 from .base import ExtractedDocument, Segment, StructureNode
 from .guards import decode_text
 
-# A line that is no body text: an ATX heading, a setext heading's underline or a thematic break.
-_NOT_BODY = re.compile(r"^ {0,3}(?:#{1,6}(?:\s|$)|=+\s*$|-+\s*$|\*+\s*$)")
+# Top-level blocks that are no body text: a heading's own tokens and a thematic break.
+_NOT_BODY = frozenset({"heading_open", "inline", "heading_close", "hr"})
 
 
 def extract_markdown(data: bytes, extension: str) -> ExtractedDocument:
@@ -23,34 +20,44 @@ def extract_markdown(data: bytes, extension: str) -> ExtractedDocument:
             line_starts.append(i + 1)
     tokens = MarkdownIt("commonmark").enable("table").parse(text)
     headings: list[tuple[int, int, str]] = []  # char start, level, label
+    body_after: list[bool] = []  # whether body text follows each heading before the next one
+    body_before = False  # before the first heading
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             label = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
             headings.append((line_starts[token.map[0]], int(token.tag[1:]), label))
+            body_after.append(False)
+        elif token.level == 0 and token.type not in _NOT_BODY:
+            if body_after:
+                body_after[-1] = True
+            else:
+                body_before = True
     nodes = []
     for i, (start, level, label) in enumerate(headings):
         end = next((s for s, lvl, _ in headings[i + 1 :] if lvl <= level), len(text))
         nodes.append(StructureNode("heading", label, level, start, end))
+    # A heading with nothing under it opens the next heading's section, which is named by the heading
+    # that has the body: in a changelog, "## 0.25.0 (11th September, 2023)" was a passage of its own
+    # and "### Removed" one without the version, cited as "Removed" like every version's (a window
+    # session).
     paths = _heading_paths(headings)
-    # A heading with nothing under it before the next heading opens that heading's segment: in a
-    # changelog, "## 0.25.0 (11th September, 2023)" was a passage of its own and "### Removed" one
-    # without the version, cited as "Removed" like every version's (a window session).
-    cuts = [0]
-    for s, _, _ in headings:
-        if s > 0 and _has_body(text[cuts[-1] : s]):
-            cuts.append(s)
+    cuts, labels = [0], [""]
+    body = body_before
+    for i, (start, _, _) in enumerate(headings):
+        if body and start > 0:
+            cuts.append(start)
+            labels.append("")
+            body = False
+        if not body:  # still in the headings the section opens with
+            labels[-1] = paths[i]
+        body = body or body_after[i]
     cuts.append(len(text))
     segments = tuple(
-        Segment(a, b, label=_label_at(text, a, b, headings, paths))
-        for a, b in zip(cuts, cuts[1:], strict=False)
+        Segment(a, b, label=label)
+        for a, b, label in zip(cuts, cuts[1:], labels, strict=False)
         if text[a:b].strip()
     )
     return ExtractedDocument(text=text, kind="markdown", segments=segments, structure=tuple(nodes))
-
-
-def _has_body(text: str) -> bool:
-    """Text other than headings, rules and blank lines."""
-    return any(line.strip() and not _NOT_BODY.match(line) for line in text.splitlines())
 
 
 def _heading_paths(headings: list[tuple[int, int, str]]) -> list[str]:
@@ -66,14 +73,3 @@ def _heading_paths(headings: list[tuple[int, int, str]]) -> list[str]:
         names = [name for lvl, name in stack if not (titled and lvl == 1 and len(stack) > 1)]
         paths.append(" › ".join(names))
     return paths
-
-
-def _label_at(text: str, start: int, end: int, headings: list[tuple[int, int, str]], paths: list[str]) -> str:
-    """A segment's label: the path of the last heading it opens with, before its first body line."""
-    label = ""
-    for index in range(bisect.bisect_left(headings, (start,)), len(headings)):
-        at = headings[index][0]
-        if at >= end or _has_body(text[start:at]):
-            break
-        label = paths[index]
-    return label
