@@ -219,7 +219,7 @@ _NAME_PARTICLES = frozenset("van von de der den del della di da das dos du la le
 
 
 def _is_a_person(words: list[str]) -> bool:
-    """A name of two to five words, none naming a body, none lower-case but a particle."""
+    """A name of at most five words, none naming a body, none lower-case but a particle."""
     plain = [w.strip(".,;:()").lower() for w in words]
     if len(words) > 5 or any(w in _BODY_WORDS for w in plain):
         return False

@@ -78,7 +78,10 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
 
 
 def _paragraphed(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`spans` cut again where a paragraph ends without a sentence mark."""
+    """`spans` cut again where a paragraph ends without a sentence mark. Not asides.py's paragraphs:
+    those end at every line that does not run on and split a line into cells at a bare comma, for an
+    instruction must not reach the next table row; a quote keeps "1,200" and the line introducing a
+    command ("run the command\n\nsystemctl get-default") whole."""
     parts = []
     for start, end in spans:
         for brk in _PARAGRAPH.finditer(text, start):  # what follows a break may lie past `end` ("1.")

@@ -255,8 +255,7 @@ class Library:
     def size_bytes(self) -> int:
         """The library folder's size on disk. Its files come and go while it is summed (the full-text
         index merges its segments in the background and deletes the old ones): one that went counts
-        nothing. Summed with Path.stat, a file gone between the listing and the stat raised
-        FileNotFoundError out of the status bar's update (a test saw it once in five runs)."""
+        nothing, rather than raising FileNotFoundError out of the status bar's update."""
         total = 0
         for root, _folders, files in os.walk(self.folder):  # a folder that went is passed over
             for name in files:
