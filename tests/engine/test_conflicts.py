@@ -166,3 +166,15 @@ def test_two_rows_of_one_table_with_and_without_a_not_are_no_conflict() -> None:
         "aptitude why-not regex N/A explain the reason why regex matching packages can not be installed N/A"
     )
     assert find_conflicts([candidate(1, rows)]) == []
+
+
+def test_lines_of_code_typed_at_a_prompt_are_no_statements() -> None:
+    # The xts FAQ (r-cran-xts), page 4: two R calls with different numbers were a "conflict".
+    first = '> period.apply(sample.xts, endpoints(sample.xts, "hours", 6), mean)'
+    second = "> apply.daily(sample.xts['T06:00/T17:00',], mean)"
+    assert kinds(first, second) == []
+    assert kinds(">>> total = sum(rows, 6)", ">>> total = sum(rows, 7)") == []
+    # a quoted statement is still one
+    assert kinds(
+        "> The harbour handled 4.2 million containers.", "The harbour handled 3.1 million containers."
+    )
