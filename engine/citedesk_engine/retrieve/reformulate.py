@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..languages import UNDETERMINED, language_name
+from ..languages import NAMES, UNDETERMINED, language_name
 from ..protocols import Generator
 
 AUTO = "auto"
@@ -46,11 +46,13 @@ class Reformulation:
 
 def search_languages(configured: Sequence[str], library: Mapping[str, str]) -> list[str]:
     """The codes to search in: `library` maps each document to its detected language; "auto" stands
-    for those (the most common first). Unknown codes are kept: the generator may still know them."""
+    for those (the most common first) that the answer model writes (`languages.NAMES`): a library
+    whose table of prices was read as Volapuk (before 0.16.2) had every question translated into
+    "vo". Codes listed explicitly are kept: the generator may still know them."""
     wanted: list[str] = []
     for code in configured:
         if code == AUTO:
-            counts = Counter(v for v in library.values() if v and v != UNDETERMINED)
+            counts = Counter(v for v in library.values() if v in NAMES)
             ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
             floor = AUTO_MIN_SHARE * len(library)
             wanted += [c for c, n in ranked if n >= floor][:AUTO_MAX_LANGUAGES]
