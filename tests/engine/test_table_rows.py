@@ -377,3 +377,47 @@ def test_no_extreme_is_told_where_no_single_numeric_column_is() -> None:
     assert not_the_extreme("Ben", unit, "Who has the greatest height?") == ""
     prose = EvidenceUnit("p-1", "/d/p.txt", "p", 1, "Ben is the tallest; Anna is 170 cm.", 0, 35)
     assert not_the_extreme("Anna", prose, "Who has the greatest height?") == ""
+
+
+# A block of vega's stocks.csv (symbol,date,price; 560 rows) that ends before December 2009, with its
+# header as the gate reads it.
+IBM_2007_2009 = (
+    "stocks.csv\n"
+    "symbol,date,price\n"
+    "IBM,Nov 1 2007,105.18\n"
+    "IBM,Dec 1 2007,103.7\n"
+    "IBM,Jan 1 2008,102.75\n"
+    "IBM,Dec 1 2008,82.15\n"
+    "IBM,Jan 1 2009,89.46\n"
+    "IBM,Sep 1 2009,118.55"
+)
+IBM_2009 = (
+    "stocks.csv\nsymbol,date,price\nIBM,Nov 1 2009,125.79\nIBM,Dec 1 2009,130.32\nIBM,Jan 1 2010,121.85"
+)
+
+
+def test_a_row_holding_only_some_of_the_figures_the_question_names_is_the_wrong_row() -> None:
+    # "What was IBM's price on Dec 1 2009?" was answered "103.7 / symbol: IBM; date: Dec 1 2007"
+    # from this block and shown as verified: no row of it is December 2009.
+    question = "What was IBM's price on Dec 1 2009?"
+    row = wrong_row("103.7", IBM_2007_2009, question)
+    assert row is not None and row.found == "IBM,Dec 1 2007,103.7" and "2009" in row.named
+    verdict = gate().check("103.7 / symbol: IBM; date: Dec 1 2007", [IBM_2007_2009], question)
+    assert not verdict.supported and verdict.check == "guard: table row"
+    assert wrong_row("130.32", IBM_2009, question) is None
+    assert wrong_row("130.32", IBM_2009, "What did IBM trade at on December 1, 2009?") is None
+    assert gate().check("130.32", [IBM_2009], question).supported
+    # The row the question names, when the passage holds it, is the one shown.
+    row = wrong_row("125.79", IBM_2009, question)
+    assert row is not None and row.named == "IBM,Dec 1 2009,130.32"
+
+
+def test_a_year_the_rows_do_not_write_picks_no_row() -> None:
+    quakes = (
+        "quakes\nlat,long,depth,mag,stations\n"
+        "-20.42,181.62,562,4.8,41\n-20.62,181.03,650,4.2,15\n-26,184.1,42,5.4,43"
+    )
+    assert (
+        wrong_row("562", quakes, "In the quakes data of 1973, how deep was the quake of magnitude 4.8?")
+        is None
+    )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..index.table_keys import cell_separator, positions, question_keys
 from ..types import EvidenceUnit
-from .text import DATE_OR_TIME, content_stems, shorten, terms
+from .text import DATE_OR_TIME, content_stems, numbers, shorten, terms
 
 # A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
 # a space after its commas; "1,200" has one such comma, a row of three cells two).
@@ -53,16 +53,54 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     header, rows = table
     header_stems = set(content_stems(header))
     row_stems = [terms(row) for row in rows]
-    named = _named_rows(question, rows, header_stems)
-    if named is None:
-        return None
     wanted = _added(answer, question, header_stems)
     if not wanted:
         return None
     holding = [i for i, stems in enumerate(row_stems) if wanted <= stems]
-    if not holding or any(i in named for i in holding):
+    if not holding:
+        return None
+    missing = _figures_not_held(question, header, rows, holding)
+    if missing:
+        having = [i for i, row in enumerate(rows) if missing <= _figures(row)]
+        named_by = _named_rows(question, [rows[i] for i in having], header_stems) if having else None
+        shown = rows[having[named_by[0] if named_by else 0]] if having else ", ".join(sorted(missing))
+        return WrongRow(named=shown, found=rows[holding[0]])
+    named = _named_rows(question, rows, header_stems)
+    if named is None or any(i in named for i in holding):
         return None
     return WrongRow(named=rows[named[0]], found=rows[holding[0]])
+
+
+_YEAR = re.compile(r"[12]\d{3}")
+
+
+def _figures_not_held(question: str, header: str, rows: list[str], holding: list[int]) -> set[str]:
+    """The question's figures that pick a row and that no row holding the answer holds. A figure
+    picks a row when it stands in some data row of the passage ("2009" of "IBM's price on Dec 1
+    2009", in the rows of January to September 2009), or when it is a year and the rows hold years
+    (the row of that year may be in another passage of the table). The rows holding most of the
+    question's words (`_named_rows`) can all miss one of them: of a block of the stocks table ending
+    in September 2009, "IBM,Dec 1 2007,103.7" held as many as any row, and its price was given, cited
+    and shown as verified for December 2009. A column name's figure does not count."""
+    row_figures = [_figures(row) for row in rows]
+    asked = _figures(question) - _figures(header)
+    years = any(_YEAR.fullmatch(n) for figures in row_figures for n in figures)
+    picking = {
+        n for n in asked if any(n in figures for figures in row_figures) or (years and _YEAR.fullmatch(n))
+    }
+    return {n for n in picking if not any(n in row_figures[i] for i in holding)}
+
+
+def _figures(text: str) -> set[str]:
+    """The numbers of a row or a question, a date or time whole and its year alone ("1993-08-16" is
+    no 16 of "Debian 16"; "6 July 2019" and "2019-07-06" share 2019), leading zeros dropped."""
+    dates = DATE_OR_TIME.findall(text)
+    found = {_bare(n) for n in numbers(DATE_OR_TIME.sub(" ", text))} | set(dates)
+    return found | {part for date in dates for part in re.split(r"[-:/]", date) if _YEAR.fullmatch(part)}
+
+
+def _bare(number: str) -> str:
+    return number.lstrip("0") or "0"
 
 
 def _named_rows(question: str, rows: list[str], header_stems: set[str]) -> list[int] | None:
