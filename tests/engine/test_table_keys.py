@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from citedesk_engine import Engine
-from citedesk_engine.index.table_keys import normal_key, question_keys, row_keys
+from citedesk_engine.index.table_keys import normal_key, question_keys, row_keys, row_match
+from citedesk_engine.retrieve.retrievers import TableRowRetriever
 from citedesk_engine.testing import HashEmbedder
 from citedesk_engine.types import EvidenceUnit
 
@@ -64,6 +65,32 @@ def test_question_keys_are_words_and_runs_of_words() -> None:
     assert {"mazda rx4", "rx4", "mazda", "horsepower", "6", "debian 6.0"} <= keys
     assert "the" not in keys and "does" not in keys
     assert normal_key(" 1,200 ") == "1200" and normal_key("3.10") == "3.1" and normal_key("Sid") == "sid"
+
+
+def test_a_possessive_keys_its_name_and_the_row_holding_most_of_the_question_matches_most() -> None:
+    assert {"ibm", "dec 1 2009"} <= question_keys("What was IBM's price on Dec 1 2009?")
+    header = "symbol,date,price"
+    block = table_unit("IBM,Jul 1 2009,116.34\nIBM,Dec 1 2009,130.32\nGOOG,Aug 1 2004,102.37", header)
+    earlier = table_unit("IBM,Dec 1 2007,103.7\nIBM,Jan 1 2009,89.46", header)
+    question = "What was IBM's price on Dec 1 2009?"
+    assert row_match(block, question) == 4  # ibm, dec, 1, 2009, each cell read as its own words
+    assert row_match(earlier, question) == 3
+    assert row_match(EvidenceUnit("v-1", "doc", "v", 0, "IBM, Dec 1 2009", 0, 15), question) == 0  # prose
+
+
+def test_among_blocks_keyed_alike_the_one_holding_the_named_row_comes_first(tmp_path: Path) -> None:
+    # vega's stocks.csv: 560 rows, five symbols; "IBM" keys every block of IBM's prices.
+    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    rows = [f"IBM,{m} 1 {y},{100 + i}.5" for y in range(2000, 2010) for i, m in enumerate(months)]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "stocks.csv").write_text("symbol,date,price\n" + "\n".join(rows), encoding="utf-8")
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder()) as engine:
+        engine.ingest([docs])
+        assert len(engine.units(engine.documents()[0].document)) > 3
+        found = TableRowRetriever(engine.library).search("What was IBM's price on Dec 1 2009?", 3)
+        first = engine.library.manifest.units_by_id([found[0][0]])[found[0][0]]
+        assert "IBM,Dec 1 2009," in first.passage and found[0][1] > found[1][1]
 
 
 @pytest.fixture

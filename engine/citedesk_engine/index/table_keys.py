@@ -22,6 +22,7 @@ from ..types import EvidenceUnit
 _MAX_KEY = 60  # characters: a longer first cell is prose, not a key
 _MAX_WORDS = 3  # a question's phrases looked up as keys: words, and runs of two and three
 _WORD = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s$")
 _NUMBER = re.compile(r"[-+]?\d+(?:,\d{3})*(?:\.\d+)?")
 # Words that never name a row alone (a first cell "the" or "of" is no key for a question's "the").
 _STOP = frozenset(
@@ -70,7 +71,7 @@ def row_keys(unit: EvidenceUnit) -> set[str]:
 def question_keys(question: str) -> set[str]:
     """The words and runs of up to three words of a question, as keys ("Debian 12" gives "debian",
     "12" and "debian 12")."""
-    tokens = _WORD.findall(question)
+    tokens = [_POSSESSIVE.sub("", t) for t in _WORD.findall(question)]  # "IBM's price": IBM
     keys = set()
     for size in range(1, _MAX_WORDS + 1):
         for i in range(len(tokens) - size + 1):
@@ -79,6 +80,27 @@ def question_keys(question: str) -> set[str]:
                 continue
             keys.add(normal_key(" ".join(run)))
     return keys
+
+
+def row_match(unit: EvidenceUnit, question: str) -> int:
+    """How many of the question's words (less stop words) the data row of a table unit that holds
+    most of them holds, each cell read as its own words ("IBM,Dec 1 2009,130.32" holds "ibm", "dec",
+    "1" and "2009" of "What was IBM's price on Dec 1 2009?"); 0 for another unit. A long table keyed
+    by a column that repeats (560 rows of five stock symbols) has many units holding a row that its
+    first cell keys; the one holding the row the question names should come first."""
+    if not unit.context:
+        return 0
+    header = unit.context.strip()
+    separator = cell_separator(header)
+    asked = {key for key in question_keys(question) if " " not in key}
+    best = 0
+    for line in unit.passage.splitlines():
+        line = line.strip()
+        if not line or line == header or separator not in line:
+            continue
+        held = {normal_key(t) for cell in line.split(separator) for t in _WORD.findall(cell)}
+        best = max(best, len(asked & held))
+    return best
 
 
 _FIRST = frozenset({"first", "top", "1st"})

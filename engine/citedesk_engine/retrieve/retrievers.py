@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..index.library import Library
-from ..index.table_keys import positions, question_keys
+from ..index.table_keys import positions, question_keys, row_match
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 # Words that say nothing about which section is meant.
@@ -180,14 +180,35 @@ class TableRowRetriever:
             keyed = {
                 uid: keys for uid, keys in keyed.items() if uid in units and units[uid].version in versions
             }
+        # Among units keyed alike, the one whose row holds most of the question's words first ("IBM"
+        # keys every block of IBM's prices; the question names one month of one year).
+        matched: dict[str, int] = {}
+        if len(keyed) <= _READ_ROWS_OF:
+            units = self.library.manifest.units_by_id(list(keyed))
+            matched = {uid: row_match(unit, query) for uid, unit in units.items()}
         ranked = sorted(
             keyed.items(),
-            key=lambda item: (_POSITION_KEY not in item[1], -len(item[1]), -max(map(len, item[1])), item[0]),
+            key=lambda item: (
+                _POSITION_KEY not in item[1],
+                -len(item[1]),
+                -matched.get(item[0], 0),
+                -max(map(len, item[1])),
+                item[0],
+            ),
         )
         best = max((len(keys) for keys in keyed.values()), default=0)
+        most = max(matched.values(), default=0)
         return [
-            (uid, float(best + 1 if _POSITION_KEY in keys else len(keys))) for uid, keys in ranked[:limit]
+            (
+                uid,
+                float(best + 1 if _POSITION_KEY in keys else len(keys))
+                + (matched.get(uid, 0) / (most + 1) if most else 0.0),
+            )
+            for uid, keys in ranked[:limit]
         ]
 
 
 _POSITION_KEY = "\x00position"  # no cell is keyed so
+# Keyed units whose rows are read to order them; beyond this many (a key repeated across a huge
+# table) they keep the order of their keys alone, and reading stays a bounded cost.
+_READ_ROWS_OF = 500
