@@ -421,3 +421,46 @@ def test_a_year_the_rows_do_not_write_picks_no_row() -> None:
         wrong_row("562", quakes, "In the quakes data of 1973, how deep was the quake of magnitude 4.8?")
         is None
     )
+
+
+def test_a_block_without_the_named_date_supports_no_row_of_it() -> None:
+    # Then "116.34 / symbol: IBM; date: Dec 1 2009": July 2009's price, from the block that ends in
+    # September 2009, said to be December's.
+    question = "What was IBM's price on Dec 1 2009?"
+    row = wrong_row(
+        "116.34 / symbol: IBM; date: Dec 1 2009", IBM_2007_2009 + "\nIBM,Jul 1 2009,116.34", question
+    )
+    assert row is not None and row.found == "IBM,Jul 1 2009,116.34"
+    assert "no row of this passage" in row.named
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("Buster", "Which Debian release came out on 6 July 2019?"),  # 2019-07-06, not version 6
+        ("Buster", "Which Debian release came out on July 6th, 2019?"),
+        ("2019-07-06", "When was Debian 10 released?"),
+    ],
+)
+def test_a_date_written_in_words_names_the_row_of_its_iso_date(answer: str, question: str) -> None:
+    releases = (
+        "debian.csv\nversion,codename,series,created,release,eol\n"
+        "6,Squeeze,squeeze,2009-02-14,2011-02-06,2014-05-31\n"
+        "10,Buster,buster,2017-06-17,2019-07-06,2022-09-10\n"
+        "11,Bullseye,bullseye,2019-07-06,2021-08-14,2024-08-14"
+    )
+    assert wrong_row(answer, releases, question) is None
+
+
+def test_a_column_named_like_a_comparison_is_a_column_and_dates_match_across_separators() -> None:
+    # vega's seattle-weather.csv: "maximum" asks for the column temp_max, it compares no rows; the
+    # question writes 2012-01-05, the row 2012/01/05.
+    weather = (
+        "seattle-weather.csv\ndate,precipitation,temp_max,temp_min,wind,weather\n"
+        "2012/01/04,20.3,12.2,5.6,4.7,rain\n2012/01/05,1.3,8.9,2.8,6.1,rain\n2012/01/06,2.5,4.4,2.2,2.2,rain"
+    )
+    question = "What was the maximum temperature in Seattle on 2012-01-05?"
+    assert wrong_row("8.9", weather, question) is None
+    row = wrong_row("12.2", weather, question)
+    assert row is not None and row.named.startswith("2012/01/05") and row.found.startswith("2012/01/04")
+    assert wrong_row("4.4", weather, "Which day had the highest maximum temperature?") is None  # compares

@@ -59,11 +59,14 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     holding = [i for i, stems in enumerate(row_stems) if wanted <= stems]
     if not holding:
         return None
-    missing = _figures_not_held(question, header, rows, holding)
+    picking, missing = _picking_figures(question, header, rows, holding)
     if missing:
-        having = [i for i, row in enumerate(rows) if missing <= _figures(row)]
-        named_by = _named_rows(question, [rows[i] for i in having], header_stems) if having else None
-        shown = rows[having[named_by[0] if named_by else 0]] if having else ", ".join(sorted(missing))
+        having = [i for i, row in enumerate(rows) if picking <= _figures(row)]
+        shown = (
+            rows[having[0]]
+            if having
+            else f"{', '.join(sorted(picking))} (no row of this passage holds them all)"
+        )
         return WrongRow(named=shown, found=rows[holding[0]])
     named = _named_rows(question, rows, header_stems)
     if named is None or any(i in named for i in holding):
@@ -74,29 +77,61 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
 _YEAR = re.compile(r"[12]\d{3}")
 
 
-def _figures_not_held(question: str, header: str, rows: list[str], holding: list[int]) -> set[str]:
-    """The question's figures that pick a row and that no row holding the answer holds. A figure
-    picks a row when it stands in some data row of the passage ("2009" of "IBM's price on Dec 1
-    2009", in the rows of January to September 2009), or when it is a year and the rows hold years
-    (the row of that year may be in another passage of the table). The rows holding most of the
-    question's words (`_named_rows`) can all miss one of them: of a block of the stocks table ending
-    in September 2009, "IBM,Dec 1 2007,103.7" held as many as any row, and its price was given, cited
-    and shown as verified for December 2009. A column name's figure does not count."""
+def _picking_figures(
+    question: str, header: str, rows: list[str], holding: list[int]
+) -> tuple[set[str], set[str]]:
+    """The question's figures that pick a row, and those of them that no row holding the answer
+    holds. A figure picks a row when it stands in some data row of the passage ("2009" and "dec" of
+    "IBM's price on Dec 1 2009"), or when it is a year and the rows hold years (the row of that year
+    may be in another passage of the table). The rows holding most of the question's words
+    (`_named_rows`) can all miss one of them: of a block of the stocks table ending in September
+    2009, "IBM,Dec 1 2007,103.7" held as many as any row, and its price was given, cited and shown
+    as verified for December 2009 (then, from the same block, July 2009's). A column name's figure
+    does not count."""
     row_figures = [_figures(row) for row in rows]
     asked = _figures(question) - _figures(header)
     years = any(_YEAR.fullmatch(n) for figures in row_figures for n in figures)
     picking = {
         n for n in asked if any(n in figures for figures in row_figures) or (years and _YEAR.fullmatch(n))
     }
-    return {n for n in picking if not any(n in row_figures[i] for i in holding)}
+    return picking, {n for n in picking if not any(n in row_figures[i] for i in holding)}
 
 
 def _figures(text: str) -> set[str]:
-    """The numbers of a row or a question, a date or time whole and its year alone ("1993-08-16" is
-    no 16 of "Debian 16"; "6 July 2019" and "2019-07-06" share 2019), leading zeros dropped."""
-    dates = DATE_OR_TIME.findall(text)
-    found = {_bare(n) for n in numbers(DATE_OR_TIME.sub(" ", text))} | set(dates)
-    return found | {part for date in dates for part in re.split(r"[-:/]", date) if _YEAR.fullmatch(part)}
+    """The numbers of a row or a question, for telling rows apart. A date's parts are read as such:
+    a date or time written with digits whole and its year alone ("1993-08-16" is no 16 of "Debian
+    16"); a day as a day ("Dec 1 2009", "1 December", "2019-07-06"'s 6), never as the plain number;
+    a month named in a date by its first three letters ("dec"). Leading zeros are dropped."""
+    found: set[str] = set()
+    for date in DATE_OR_TIME.findall(text):
+        found.add(date)
+        found |= {part for part in re.split(r"[-:/]", date) if _YEAR.fullmatch(part)}
+        iso = _ISO_DATE.fullmatch(date)
+        if iso and 1 <= int(iso.group(2)) <= 12:  # "2019-07-06" (or 2019/07/06) is 6 July 2019
+            year, month, day = iso.group(1), int(iso.group(2)), _bare(iso.group(3))
+            found |= {_MONTHS[month - 1], f"day {day}", f"date {year}-{month}-{day}"}
+    text = DATE_OR_TIME.sub(" ", text)
+    for named in _DAY_AND_MONTH.finditer(text):
+        month, day = (named.group(1), named.group(2)) if named.group(1) else (named.group(4), named.group(3))
+        found |= {month[:3].lower(), f"day {_bare(day)}"}
+    text = _DAY_AND_MONTH.sub(" ", text)
+    found |= {m.group(1)[:3].lower() for m in _MONTH_AND_YEAR.finditer(text)}
+    return found | {_bare(n) for n in numbers(text)}
+
+
+_ISO_DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
+_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
+_MONTH_NAME = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+# "Dec 1", "December 1st", "1 December" (the year, when written, stays a number); "March 2005". A
+# month is only read beside a number: "may" alone is a verb.
+_DAY_AND_MONTH = re.compile(
+    rf"\b{_MONTH_NAME}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.:/-]?\d)|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH_NAME}\b",
+    re.IGNORECASE,
+)
+_MONTH_AND_YEAR = re.compile(rf"\b{_MONTH_NAME}\.?,?\s+(?=\d{{4}}\b)", re.IGNORECASE)
 
 
 def _bare(number: str) -> str:
@@ -350,15 +385,26 @@ def _shown(row: str) -> str:
     return shorten(row.replace("\t", " | "), 60)
 
 
+def compares_rows(question: str, columns: str = "") -> bool:
+    """Whether a question compares or orders the rows of a table ("after", "the highest", "how
+    many") rather than asking about one row. A word that names a column is no comparison: the
+    "maximum temperature" of a day is the column `temp_max` (`columns`: the header row)."""
+    named = {w for w in re.findall(r"[a-z]{3,}", columns.lower())}
+    return any(
+        not any(found.group(0).lower().startswith(word) for word in named)
+        for found in _ACROSS_ROWS.finditer(question)
+    )
+
+
 def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
     """The header and data rows of a table passage, for a question about one row of it; None when
     the passage is no table or the question compares or orders rows."""
-    if not question or _ACROSS_ROWS.search(question):
-        return None
-    table = _table(passage)
+    table = _table(passage) if question else None
     if table is None:
         return None
     header, spans = table
+    if compares_rows(question, header):
+        return None
     return header, [passage[a:b] for a, b in spans]
 
 
@@ -384,9 +430,16 @@ def is_table(passage: str) -> bool:
 
 
 def _keys(text: str) -> set[str]:
-    """The words of a row or question that can name a row: a date or time counts whole, never by its
-    parts ("Debian 16" is not sid's row for the 16 of its date 1993-08-16)."""
-    return terms(DATE_OR_TIME.sub(" ", text)) | set(DATE_OR_TIME.findall(text))
+    """The words of a row or question that can name a row: its content words and its figures, a date
+    read as a date (`_figures`: "Debian 16" is not sid's row for the 16 of its date 1993-08-16, and
+    "6 July 2019" names the row of 2019-07-06, not version 6's)."""
+    return set(content_stems(_NOT_WORDS.sub(" ", text))) | _figures(text)
+
+
+# What `_figures` reads: numbers and dates, and the months named in dates.
+_NOT_WORDS = re.compile(
+    rf"\d[\d.,:/-]*|\b{_MONTH_NAME}\b\.?(?=,?\s*\d)|(?<=\d\s){_MONTH_NAME}\b", re.IGNORECASE
+)
 
 
 def _added(answer: str, question: str, header_stems: set[str]) -> set[str]:
