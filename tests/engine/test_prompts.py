@@ -71,3 +71,17 @@ def test_a_passage_in_another_language_is_cut_around_the_words_of_the_translated
     )[1]["content"]
     assert "Der Grundschulunterricht ist obligatorisch und unentgeltlich." in translated
     assert translated.endswith(f"Question: {question}\nAnswer:")  # asked as the user asked
+
+
+def test_the_one_row_a_question_names_is_shown_alone_and_an_ordering_question_sees_them_all() -> None:
+    prices = "IBM,Jul 1 2009,116.34\nIBM,Aug 1 2009,117\nIBM,Dec 1 2009,130.32\nIBM,Jan 1 2010,121.85"
+    table = unit(prices, context="symbol,date,price")
+    prompt = build_messages("What was IBM's price on Dec 1 2009?", [table], max_chars=500)[1]["content"]
+    assert "date: Dec 1 2009; price: 130.32" in prompt and "Jul 1 2009" not in prompt  # it took July's
+    prompt = build_messages("Which month came after Dec 1 2009 for IBM?", [table], max_chars=500)[1][
+        "content"
+    ]
+    assert prompt.index("Jul 1 2009") < prompt.index("Dec 1 2009") < prompt.index("Jan 1 2010")
+    # no row shares more of the question's words than all others: all of them, in table order
+    prompt = build_messages("What was IBM's price in 2009?", [table], max_chars=500)[1]["content"]
+    assert prompt.index("Jul 1 2009") < prompt.index("Aug 1 2009") < prompt.index("Dec 1 2009")
