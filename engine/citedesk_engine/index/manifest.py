@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, SourceRef, StructureNode
-from .table_keys import row_keys
+from .table_keys import KEYS_VERSION, row_keys
 from .watch_store import WatchStore
 
 _SCHEMA = """
@@ -136,12 +136,19 @@ class Manifest:
         known = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'structure_words'").fetchone()
         if not known:  # a new library, or one made before the label index: built from the labels it has
             self._db.executescript(f"BEGIN; {_LABEL_WORDS} COMMIT;")
-        if not self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'row_keys'").fetchone():
-            with self._transaction():  # a new library, or one made before the row keys
-                for statement in _ROW_KEYS:
-                    self._db.execute(statement)
+        keyed = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'row_keys'").fetchone()
+        if not keyed or self.get_meta("row_keys_version") != KEYS_VERSION:
+            # A new library, one made before the row keys, or one whose keys were made another way
+            # (before dates were keyed as dates): made from its table units.
+            with self._transaction():
+                if keyed:
+                    self._db.execute("DELETE FROM row_keys")
+                else:
+                    for statement in _ROW_KEYS:
+                        self._db.execute(statement)
                 tables = self._db.execute(f"SELECT {_UNIT_COLUMNS} FROM units WHERE context != ''")
                 self._db.executemany("INSERT INTO row_keys VALUES (?, ?, ?)", _key_rows(map(_unit, tables)))
+                self.set_meta("row_keys_version", KEYS_VERSION)
         self.watch = WatchStore(self._db)  # watched folders and their queue of changes (watch.py)
 
     def close(self) -> None:

@@ -33,13 +33,38 @@ _STOP = frozenset(
 
 def normal_key(text: str) -> str:
     """A cell or a phrase as a key: lower case, spaces collapsed, a number without its thousands
-    commas or trailing zeros ("6.0" is 6, "1,200" is 1200)."""
+    commas or trailing zeros ("6.0" is 6, "1,200" is 1200), a date as year-month-day ("2013/03/03",
+    "March 3, 2013" and "3 March 2013" are "2013-03-03": a weather table keyed by its dates was
+    not found by a question writing the date in words)."""
     key = " ".join(text.lower().split())
     if _NUMBER.fullmatch(key):
         key = key.replace(",", "").lstrip("+")
         if "." in key:
             key = key.rstrip("0").rstrip(".")
-    return key
+    return _date_key(key) or key
+
+
+# Keys made before dates were read as dates (version 1) are made again when a library is opened.
+KEYS_VERSION = "2"
+_MONTH_NUMBER = {
+    name: i for i, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)
+}
+_NUMERIC_DATE = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
+_MONTH_FIRST = re.compile(r"([a-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})")
+_DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)? ([a-z]{3,9})\.?,? (\d{4})")
+
+
+def _date_key(key: str) -> str:
+    """A key that is a date, written year-month-day with two-digit month and day; "" for another."""
+    if found := _NUMERIC_DATE.fullmatch(key):
+        year, month, day = int(found.group(1)), int(found.group(2)), int(found.group(3))
+    elif (found := _MONTH_FIRST.fullmatch(key)) and found.group(1)[:3] in _MONTH_NUMBER:
+        year, month, day = int(found.group(3)), _MONTH_NUMBER[found.group(1)[:3]], int(found.group(2))
+    elif (found := _DAY_FIRST.fullmatch(key)) and found.group(2)[:3] in _MONTH_NUMBER:
+        year, month, day = int(found.group(3)), _MONTH_NUMBER[found.group(2)[:3]], int(found.group(1))
+    else:
+        return ""
+    return f"{year:04d}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else ""
 
 
 def cell_separator(header: str) -> str:
