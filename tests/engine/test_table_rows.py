@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.flow import AnswerFlow
-from citedesk_engine.answer.table_rows import not_the_extreme, wrong_column, wrong_position, wrong_row
+from citedesk_engine.answer.table_rows import (
+    name_in_no_row,
+    not_the_extreme,
+    wrong_column,
+    wrong_position,
+    wrong_row,
+)
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, VerifyConfig
 from citedesk_engine.testing import HashEmbedder
@@ -464,3 +470,52 @@ def test_a_column_named_like_a_comparison_is_a_column_and_dates_match_across_sep
     row = wrong_row("12.2", weather, question)
     assert row is not None and row.named.startswith("2012/01/05") and row.found.startswith("2012/01/04")
     assert wrong_row("4.4", weather, "Which day had the highest maximum temperature?") is None  # compares
+
+
+AIRPORTS = (
+    "airports.csv\niata,name,city,state,country,latitude,longitude\n"
+    "LOZ,London-Corbin Magee,London,KY,USA,37.08727778,-84.07677778\n"
+    "LAX,Los Angeles International,Los Angeles,CA,USA,33.94253611,-118.4080744\n"
+    "BFI,Boeing Field/King County Intl,Seattle,WA,USA,47.52998917,-122.3019561"
+)
+WEATHER = (
+    "seattle-weather.csv\ndate,precipitation,temp_max,temp_min,wind,weather\n"
+    "2012/01/04,20.3,12.2,5.6,4.7,rain\n2012/01/05,1.3,8.9,2.8,6.1,rain\n2012/01/06,2.5,4.4,2.2,2.2,rain"
+)
+
+
+@pytest.mark.parametrize(
+    ("table", "question", "answer", "named"),
+    [
+        # Both answered and shown as verified in a window session: Seattle's figure, a Kentucky airport.
+        (WEATHER, "What was the maximum temperature in Portland on 2012-01-05?", "8.9", "Portland"),
+        (AIRPORTS, "What is the IATA code of London Heathrow?", "LOZ", "Heathrow"),
+        (IBM_2009, "What did Amazon trade at on Dec 1 2009?", "130.32", "Amazon"),
+    ],
+)
+def test_a_table_cited_for_a_name_it_never_writes_is_refused(
+    table: str, question: str, answer: str, named: str
+) -> None:
+    assert name_in_no_row(question, table) == f"the question names {named}; no row of the table cited does"
+    verdict = gate().check(answer, [table], question)
+    assert not verdict.supported and verdict.check == "guard: named row"
+
+
+@pytest.mark.parametrize(
+    ("table", "question"),
+    [
+        (WEATHER, "What was the maximum temperature in Seattle on 2012-01-05?"),  # the table's title
+        (WEATHER, "What was the wind speed in Seattle on Thursday, January 5, 2012?"),  # dates' words
+        (AIRPORTS, "Which city is the airport with IATA code BFI in?"),  # a column name
+        (AIRPORTS, "What is the latitude of LAX?"),
+        (IBM_2009, "What was IBM's price on Dec 1 2009?"),  # a possessive
+        (LEVELS, "What is the numeric value of the WARNING level?"),
+        (RELEASES, "What is the codename of Debian 12?"),
+    ],
+)
+def test_a_table_writing_every_name_of_the_question_is_not_held_to_it(table: str, question: str) -> None:
+    assert name_in_no_row(question, table) == ""
+    assert (
+        name_in_no_row("What was the temperature in Portland?", "Portland is not named here, Seattle is.")
+        == ""
+    )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..index.table_keys import cell_separator, positions, question_keys
 from ..types import EvidenceUnit
-from .text import DATE_OR_TIME, content_stems, numbers, shorten, terms
+from .text import DATE_OR_TIME, STOPWORDS, content_stems, numbers, shorten, stem, terms, tokens, words
 
 # A line is a row of cells split by " | ", by tabs, or by commas with no space after them (prose puts
 # a space after its commas; "1,200" has one such comma, a row of three cells two).
@@ -383,6 +383,42 @@ def _answered_table(
 def _shown(row: str) -> str:
     """A row as a reason shows it: a spreadsheet's tabs as " | ", at most 60 characters."""
     return shorten(row.replace("\t", " | "), 60)
+
+
+def name_in_no_row(question: str, passage: str) -> str:
+    """What the gate says when a table passage is cited for a question naming something (a
+    capitalised word past the first, or a word in capitals) that neither its rows nor its header nor
+    its title write: "the maximum temperature in Portland on 2012-01-05" was answered with Seattle's,
+    from seattle-weather.csv, and "the IATA code of London Heathrow" with London-Corbin's (a
+    Kentucky airport), both shown as verified. Every cell is the passage's own word, and a short
+    answer names nothing of the question, so no other check sees it. A row stands for what its cells
+    write; a name they do not write ("Amazon" for the symbol AMZN) is not theirs to answer for. A
+    month or a weekday is a date's word, not a name. "" when the passage is no table or writes every
+    name of the question."""
+    if not question or _table(passage) is None:
+        return ""
+    written = {stem(word) for word in words(passage)}
+    missing = []
+    for position, token in enumerate(tokens(question)):
+        word = token.lower().removesuffix("'s").removesuffix("’s")
+        if not (token.isupper() and len(token) > 1) and (position == 0 or not token[:1].isupper()):
+            continue
+        if word in STOPWORDS or word[:3] in _CALENDAR and _CALENDAR_WORD.fullmatch(word):
+            continue
+        found = stem(word)
+        if found not in written and not any(len(found) >= 5 and w.startswith(found) for w in written):
+            missing.append(token.removesuffix("'s").removesuffix("’s"))
+    if not missing:
+        return ""
+    named = ", ".join(dict.fromkeys(missing))
+    return f"the question names {named}; no row of the table cited does"
+
+
+_CALENDAR = frozenset("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun".split())
+_CALENDAR_WORD = re.compile(
+    rf"{_MONTH_NAME}|sept|(?:mon|tues|wednes|thurs|fri|satur|sun)(?:day)?|tue|wed|thu|sat",
+    re.IGNORECASE,
+)
 
 
 def compares_rows(question: str, columns: str = "") -> bool:

@@ -56,7 +56,7 @@ from .negations import negation_changed
 from .polar import is_polar
 from .restated import rewritten, roles_swapped
 from .subjects import subject_moved
-from .table_rows import wrong_cell
+from .table_rows import name_in_no_row, wrong_cell
 from .text import (
     NUMBER_WORDS,
     STOPWORDS,
@@ -174,6 +174,7 @@ class ClaimVerifier:
         # the claim that the passage gives only as a cited work's volume or pages.
         for what, why in (
             ("named number", unmentioned(question, passage) if question else ""),
+            ("named row", name_in_no_row(question, passage)),
             ("code name", unwritten(question, passage) if question else ""),
             ("cited number", bibliographic_only(claim, passage, question)),
         ):
