@@ -47,6 +47,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: table position", None),
     ("guard: table extreme", None),
     ("guard: named number", None),
+    ("guard: named row", None),
     ("guard: code name", None),
     ("guard: cited number", None),
     ("guard: items", None),

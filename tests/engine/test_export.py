@@ -178,6 +178,9 @@ def test_why_a_sentence_was_removed_is_said_in_words() -> None:
     assert check_words("guard: table column: the value is from the column 'created'") == (
         "the value is from the column 'created'"
     )
+    assert check_words("guard: named row: the question names Portland; no row of the table cited does") == (
+        "the question names Portland; no row of the table cited does"
+    )
 
 
 def test_a_claim_checked_in_another_language_says_so_in_words() -> None:
