@@ -519,3 +519,16 @@ def test_a_table_writing_every_name_of_the_question_is_not_held_to_it(table: str
         name_in_no_row("What was the temperature in Portland?", "Portland is not named here, Seattle is.")
         == ""
     )
+
+
+def test_a_column_named_by_the_initials_of_the_question_is_asked_for() -> None:
+    # "When will Debian 14 Forky reach end of life?" was answered with Forky's created date (the
+    # model read Forky's row alone) and shown as verified: `eol` was not seen as the column asked for.
+    releases = (
+        "debian.csv\nversion,codename,series,created,release,eol,eol-lts,eol-elts\n"
+        "13,Trixie,trixie,2023-06-10,2025-08-09,2028-08-09,2030-06-30,2035-06-30\n"
+        "14,Forky,forky,2025-08-09\n15,Duke,duke,2027-08-01"
+    )
+    column = wrong_column("2025-08-09", releases, "When will Debian 14 Forky reach end of life?")
+    assert column is not None and column.asked == "eol" and column.found == "created"
+    assert wrong_column("2028-08-09", releases, "When will Debian 13 Trixie reach end of life?") is None

@@ -192,8 +192,9 @@ def wrong_column(answer: str, passage: str, question: str) -> WrongColumn | None
 
 def _asked_columns(columns: list[str], cells: list[list[str]], question: str) -> list[int]:
     """The columns a question asks for: every word of the name is the question's ("released" names
-    `release`), and no cell of the column is in the question (then the column picks a row instead)."""
-    asked_terms = terms(question)
+    `release`, "end of life" names `eol`: `_initials`), and no cell of the column is in the question
+    (then the column picks a row instead)."""
+    asked_terms = terms(question) | _initials(question)
     return [
         i
         for i, name in enumerate(columns)
@@ -201,6 +202,19 @@ def _asked_columns(columns: list[str], cells: list[list[str]], question: str) ->
         and set(content_stems(name)) <= asked_terms
         and not any(i < len(row) and row[i] and terms(row[i]) <= asked_terms for row in cells)
     ]
+
+
+def _initials(question: str) -> set[str]:
+    """The initials of three to five words in a row of the question ("end of life": "eol", "miles per
+    gallon": "mpg"): a column is often named by them. "When will Debian 14 Forky reach end of life?"
+    was answered with Forky's `created` date and shown as verified: the column asked for, `eol`, was
+    not seen as asked."""
+    spoken = [w for w in words(question) if w.isalpha()]
+    return {
+        "".join(w[0] for w in spoken[i : i + size])
+        for size in range(3, 6)
+        for i in range(len(spoken) - size + 1)
+    }
 
 
 def _other_column(answer: str, header: str, row: str, question: str) -> str:
