@@ -33,7 +33,6 @@ sys.path.insert(0, str(HERE.parent / "realdocs"))
 
 import citedesk_engine.answer.prompts as prompts  # noqa: E402
 from citedesk_engine import Engine  # noqa: E402
-from citedesk_engine.answer.text import content_stems  # noqa: E402
 from run import accepted  # noqa: E402  (benchmarks/realdocs/run.py)
 
 REALDOCS = HERE.parent / "data" / "realdocs"
@@ -59,31 +58,17 @@ def stocks() -> Path:
     return target
 
 
-def _written(rows: list[list[tuple[str, str]]]) -> list[str]:
-    return ["; ".join(f"{c}: {v}" for c, v in row) for row in rows]
-
-
-def _kept(written: list[str], question: str, max_chars: int) -> list[int]:
-    wanted = set(content_stems(question))
-    ranked = sorted(range(len(written)), key=lambda i: (-len(wanted & set(content_stems(written[i]))), i))
-    kept: list[int] = []
-    used = 0
-    for i in ranked:
-        if used + len(written[i]) + 3 > max_chars and kept:
-            break
-        kept.append(i)
-        used += len(written[i]) + 3
-    return kept
-
-
 def table_order(rows: list[list[tuple[str, str]]], question: str, max_chars: int) -> str:
-    written = _written(rows)
-    return " / ".join(written[i] for i in sorted(_kept(written, question, max_chars)))
+    written = prompts.written_rows(rows)
+    kept = prompts.rows_kept(written, prompts.shared_words(written, question), max_chars)
+    return " / ".join(written[i] for i in sorted(kept))
 
 
 def best_first(rows: list[list[tuple[str, str]]], question: str, max_chars: int) -> str:
-    written = _written(rows)
-    return " / ".join(written[i] for i in _kept(written, question, max_chars))
+    written = prompts.written_rows(rows)
+    return " / ".join(
+        written[i] for i in prompts.rows_kept(written, prompts.shared_words(written, question), max_chars)
+    )
 
 
 LAYOUTS = {"best-alone": prompts.focus_table, "best-first": best_first, "table-order": table_order}

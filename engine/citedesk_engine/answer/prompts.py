@@ -123,22 +123,37 @@ def focus_table(rows: list[list[tuple[str, str]]], question: str, max_chars: int
     in table order. (On 21 questions over three tables, 11 of the real-document set and 10 written
     for vega's stocks.csv and Debian's release table: table order 9 right, the best row first 13, the
     best row alone 14; docs/evaluation.md.)"""
-    written = ["; ".join(f"{c}: {v}" for c, v in row) for row in rows]
-    wanted = set(content_stems(question))
-    shared = [len(wanted & set(content_stems(line))) for line in written]
+    written = written_rows(rows)
+    shared = shared_words(written, question)
     most = max(shared, default=0)
     columns = " ".join(c for c, _ in rows[0]) if rows else ""
     if most and shared.count(most) == 1 and not compares_rows(question, columns):
         return written[shared.index(most)][:max_chars]
-    ranked = sorted(range(len(written)), key=lambda i: (-shared[i], i))
+    return " / ".join(written[i] for i in sorted(rows_kept(written, shared, max_chars)))
+
+
+def written_rows(rows: list[list[tuple[str, str]]]) -> list[str]:
+    """Each row as the model reads it: "column: value; column: value"."""
+    return ["; ".join(f"{c}: {v}" for c, v in row) for row in rows]
+
+
+def shared_words(written: list[str], question: str) -> list[int]:
+    """How many of the question's words each written row holds."""
+    wanted = set(content_stems(question))
+    return [len(wanted & set(content_stems(line))) for line in written]
+
+
+def rows_kept(written: list[str], shared: list[int], max_chars: int) -> list[int]:
+    """The rows that fit in `max_chars`, those sharing most words with the question first (at least
+    one row), in that order."""
     kept: list[int] = []
     used = 0
-    for i in ranked:
+    for i in sorted(range(len(written)), key=lambda i: (-shared[i], i)):
         if used + len(written[i]) + 3 > max_chars and kept:
             break
         kept.append(i)
         used += len(written[i]) + 3
-    return " / ".join(written[i] for i in sorted(kept))
+    return kept
 
 
 def build_messages(
