@@ -116,6 +116,22 @@ def test_a_term_of_the_passage_made_of_the_questions_words_goes_to_the_verifier(
     assert verdict.supported and "a name the passage gives" in verdict.method
 
 
+def test_a_method_the_passage_calls_by_a_word_of_the_question_goes_to_the_verifier() -> None:
+    # Python's logging reference, in a window session: "exception" was refused as repeating the question.
+    passage = (
+        "The other arguments are interpreted as for debug(). exception(msg, *args, **kwargs) Logs a "
+        "message with level ERROR on this logger."
+    )
+    question = "Which Logger method logs a message with level ERROR and adds exception information?"
+    for answer in ("exception", "exception()"):
+        verdict = judged(0.9)[0].check(answer, [passage], question)
+        assert verdict.supported and "a name the passage gives" in verdict.method, answer
+    assert not judged(0.05)[0].check("exception", [passage], question).supported
+    # A word the passage never writes as a call still adds nothing.
+    verdict = judged(1.0)[0].check("ERROR", [passage], question)
+    assert not verdict.supported and "adds nothing" in verdict.method
+
+
 def test_the_questions_own_name_adds_nothing_even_as_a_possessive() -> None:
     passage = "Maëlle Salmon was funded by a PhD grant of the Robert Koch Institute."
     question = "Who paid for Maëlle Salmon's work on this paper?"

@@ -250,7 +250,9 @@ class ClaimVerifier:
                 return self._judge_answer(
                     judge, claim, passage, question, index, coverage, "one of the question's options"
                 )
-            if not answer_stems and _names_new_phrase(claim, passage, question):
+            if not answer_stems and (
+                _names_new_phrase(claim, passage, question) or _names_a_call(claim, passage, question)
+            ):
                 # "What concert held at Oslo Spektrum honors Nobel Peace Prize laureates?" - "Nobel
                 # Peace Prize Concert": every word is the question's, but the name they make is the
                 # passage's, not the question's; the verifier reads it with its question.
@@ -475,6 +477,18 @@ def _names_new_phrase(claim: str, passage: str, question: str) -> bool:
         phrase in f" {' '.join(_plain_words(passage))} "
         and phrase not in f" {' '.join(_plain_words(question))} "
     )
+
+
+def _names_a_call(claim: str, passage: str, question: str) -> bool:
+    """A one-word answer that the passage writes as a function or method ("exception(msg, *args)")
+    and the question does not: "Which Logger method logs a message with level ERROR and adds
+    exception information?" - "exception" names the method, though the question says "exception"
+    (a window session on Python's logging reference refused it as repeating the question)."""
+    name = claim.strip().strip("`").removesuffix("()").rstrip(".")
+    if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
+        return False
+    call = re.compile(rf"(?<![\w.]){re.escape(name)}\(")
+    return bool(call.search(passage)) and not call.search(question)
 
 
 def _plain_words(text: str) -> list[str]:
