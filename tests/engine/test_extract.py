@@ -240,6 +240,26 @@ def test_html_drops_scripts_keeps_headings_and_tables(tmp_path: Path) -> None:
     assert [n.label for n in doc.structure] == ["Ports"]
 
 
+def test_a_block_holding_blocks_is_read_block_by_block(tmp_path: Path) -> None:
+    # Sphinx's reference pages: a class's <dd> holds each method's <dl>; read as one paragraph, a
+    # method's signature ran into the last sentence of the method before it, and that was quoted.
+    page = tmp_path / "logging.html"
+    page.write_text(
+        "<html><body><dl class='py class'><dt>class logging.Logger</dt><dd>"
+        "<p>Loggers have the following methods.</p>"
+        "<dl class='py method'><dt>log(level, msg)</dt><dd><p>Logs a message with integer level "
+        "<em>level</em>. The other arguments are interpreted as for <code>debug()</code>.</p></dd></dl>"
+        "<dl class='py method'><dt>exception(msg)</dt><dd><p>Logs a message with level ERROR.</p></dd></dl>"
+        "</dd></dl><ul><li>Item with <a href='#'>a link</a> and more<ul><li>Nested item</li></ul></li></ul>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    text = run(page).text
+    assert "for debug().\n\nexception(msg)\n\nLogs a message with level ERROR." in text
+    assert "Logs a message with integer level level. The other arguments" in text  # inline stays inline
+    assert "Item with a link and more\n\nNested item" in text
+
+
 def test_html_navigation_is_not_the_pages_text(tmp_path: Path) -> None:
     """The Debian FAQ's table of contents was a passage, offered as the closest to a question its
     section answers (a window session); Sphinx's sidebar repeats a page's headings."""

@@ -125,28 +125,60 @@ def _drop_hidden(body: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
             element.drop_tree()  # its tail, text after it that is shown, stays
 
 
+_BLOCK_CHILDREN = _BLOCKS | _CONTAINERS | set(_HEADINGS) | {"table", "ul", "ol", "dl", "details", "figure"}
+
+
+def _holds_blocks(element: lxml.html.HtmlElement) -> bool:
+    """Whether an element has a block among its children (its own text is then a paragraph too)."""
+    return any(isinstance(child.tag, str) and child.tag in _BLOCK_CHILDREN for child in element)
+
+
 def _walk(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
     # Loose text directly inside a container (text not wrapped in <p>) is a paragraph of its own.
     if element.text and element.text.strip():
         builder.paragraph(element.text)
     for child in element:
-        tag = child.tag if isinstance(child.tag, str) else ""
-        if tag in _SKIP or not tag:
-            pass
-        elif tag in _HEADINGS:
-            builder.heading(child.text_content(), _HEADINGS[tag])
-        elif tag == "table":
-            rows = [
-                [cell.text_content() for cell in row if cell.tag in ("td", "th")] for row in child.iter("tr")
-            ]
-            builder.table(rows)
-        elif tag in _BLOCKS:
-            builder.paragraph(
-                " ".join(child.text_content().split()) if tag != "pre" else child.text_content()
-            )
-        elif tag in _CONTAINERS or tag in ("ul", "ol", "dl", "details", "figure", "center"):
-            _walk(child, builder)
-        else:
-            builder.paragraph(" ".join(child.text_content().split()))
+        _read(child, builder)
         if child.tail and child.tail.strip():
             builder.paragraph(child.tail)
+
+
+def _read(child: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
+    """One element of a container: a heading, a table, a paragraph, or a container walked."""
+    tag = child.tag if isinstance(child.tag, str) else ""
+    if tag in _SKIP or not tag:
+        return
+    if tag in _HEADINGS:
+        builder.heading(child.text_content(), _HEADINGS[tag])
+    elif tag == "table":
+        rows = [[cell.text_content() for cell in row if cell.tag in ("td", "th")] for row in child.iter("tr")]
+        builder.table(rows)
+    elif tag in _BLOCKS and tag != "pre" and _holds_blocks(child):
+        # A block holding blocks (Sphinx's <dd> of a class, holding each method's <dl>; a list item
+        # holding a nested list) is read block by block: as one paragraph, Python's logging reference
+        # ran a method's signature into the last sentence of the method before it, and that sentence
+        # was quoted as the answer's evidence.
+        _walk_mixed(child, builder)
+    elif tag in _BLOCKS:
+        builder.paragraph(" ".join(child.text_content().split()) if tag != "pre" else child.text_content())
+    elif tag in _CONTAINERS or tag in ("ul", "ol", "dl", "details", "figure", "center"):
+        _walk(child, builder)
+    else:
+        builder.paragraph(" ".join(child.text_content().split()))
+
+
+def _walk_mixed(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
+    """A block holding blocks: each run of text and inline elements between its blocks is one
+    paragraph ("Item with <a>a link</a>" before a nested list), each block read as `_read` reads it."""
+    run = [element.text or ""]
+    for child in element:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        if tag in _BLOCK_CHILDREN:
+            builder.paragraph(" ".join("".join(run).split()))
+            _read(child, builder)
+            run = [child.tail or ""]
+        else:
+            if tag and tag not in _SKIP:
+                run.append(child.text_content())
+            run.append(child.tail or "")
+    builder.paragraph(" ".join("".join(run).split()))
