@@ -6,8 +6,10 @@ passage's own word, so the word checks of the gate pass any cell: "What is the n
 WARNING level?" was answered "40", the ERROR row's value, and the verifier read it as the passage's
 answer (0.97). A question that names a row (a word of the question stands in some data rows and not
 in others, and is not a column name) is answered from that row: an answer found only in other rows
-is from the wrong row. A question that compares or orders rows ("after", "the highest", "more
-than") is about more than one row and is not checked.
+is from the wrong row, and so is one from a row lacking a figure or date the question names (the
+year 2009, December). A question that compares or orders rows ("after", "the highest", "more than")
+is about more than one row and is not checked. A table cited for a name no cell, header or title of
+it writes ("Portland" in Seattle's weather) answers for something else (`name_in_no_row`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..index.table_keys import cell_separator, positions, question_keys
+from ..index.table_keys import MONTHS, cell_separator, positions, question_keys
 from ..types import EvidenceUnit
 from .text import DATE_OR_TIME, STOPWORDS, content_stems, numbers, shorten, stem, terms, tokens, words
 
@@ -109,7 +111,7 @@ def _figures(text: str) -> set[str]:
         iso = _ISO_DATE.fullmatch(date)
         if iso and 1 <= int(iso.group(2)) <= 12:  # "2019-07-06" (or 2019/07/06) is 6 July 2019
             year, month, day = iso.group(1), int(iso.group(2)), _bare(iso.group(3))
-            found |= {_MONTHS[month - 1], f"day {day}", f"date {year}-{month}-{day}"}
+            found |= {MONTHS[month - 1], f"day {day}", f"date {year}-{month}-{day}"}
     text = DATE_OR_TIME.sub(" ", text)
     for named in _DAY_AND_MONTH.finditer(text):
         month, day = (named.group(1), named.group(2)) if named.group(1) else (named.group(4), named.group(3))
@@ -120,7 +122,6 @@ def _figures(text: str) -> set[str]:
 
 
 _ISO_DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
-_MONTHS = "jan feb mar apr may jun jul aug sep oct nov dec".split()
 _MONTH_NAME = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
@@ -428,7 +429,7 @@ def name_in_no_row(question: str, passage: str) -> str:
     return f"the question names {named}; no row of the table cited does"
 
 
-_CALENDAR = frozenset("jan feb mar apr may jun jul aug sep oct nov dec mon tue wed thu fri sat sun".split())
+_CALENDAR = frozenset(MONTHS) | frozenset("mon tue wed thu fri sat sun".split())
 _CALENDAR_WORD = re.compile(
     rf"{_MONTH_NAME}|sept|(?:mon|tues|wednes|thurs|fri|satur|sun)(?:day)?|tue|wed|thu|sat",
     re.IGNORECASE,

@@ -46,9 +46,10 @@ def normal_key(text: str) -> str:
 
 # Keys made before dates were read as dates (version 1) are made again when a library is opened.
 KEYS_VERSION = "2"
-_MONTH_NUMBER = {
-    name: i for i, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)
-}
+# The months by their first three letters, as dates write them ("Dec", "December"); table_rows reads
+# a question's dates with the same names.
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH_NUMBER = {name: i for i, name in enumerate(MONTHS, 1)}
 _NUMERIC_DATE = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
 _MONTH_FIRST = re.compile(r"([a-z]{3,9})\.? (\d{1,2})(?:st|nd|rd|th)?,? (\d{4})")
 _DAY_FIRST = re.compile(r"(\d{1,2})(?:st|nd|rd|th)? ([a-z]{3,9})\.?,? (\d{4})")
