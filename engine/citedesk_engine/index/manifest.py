@@ -141,12 +141,17 @@ class Manifest:
             # A new library, one made before the row keys, or one whose keys were made another way
             # (before dates were keyed as dates): made from its table units.
             with self._transaction():
-                if keyed:
+                if keyed:  # only units with keys get keys: version 2 rewrites dates, it makes none anew
+                    tables = self._db.execute(
+                        f"SELECT {_UNIT_COLUMNS} FROM units WHERE unit_id IN (SELECT unit_id FROM row_keys)"
+                    ).fetchall()
                     self._db.execute("DELETE FROM row_keys")
                 else:
                     for statement in _ROW_KEYS:
                         self._db.execute(statement)
-                tables = self._db.execute(f"SELECT {_UNIT_COLUMNS} FROM units WHERE context != ''")
+                    tables = self._db.execute(
+                        f"SELECT {_UNIT_COLUMNS} FROM units WHERE context != ''"
+                    ).fetchall()
                 self._db.executemany("INSERT INTO row_keys VALUES (?, ?, ?)", _key_rows(map(_unit, tables)))
                 self.set_meta("row_keys_version", KEYS_VERSION)
         self.watch = WatchStore(self._db)  # watched folders and their queue of changes (watch.py)
