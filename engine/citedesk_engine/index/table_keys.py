@@ -79,19 +79,22 @@ def cell_separator(header: str) -> str:
 
 def row_keys(unit: EvidenceUnit) -> set[str]:
     """The first cells of the data rows of a table unit (none for another unit)."""
-    if not unit.context:
-        return set()
-    header = unit.context.strip()
-    separator = cell_separator(header)
     keys = set()
-    for line in unit.passage.splitlines():
-        line = line.strip()
-        if not line or line == header or separator not in line:
-            continue
-        key = normal_key(line.split(separator, 1)[0].strip().strip('"'))
+    for cells in _data_rows(unit):
+        key = normal_key(cells[0].strip().strip('"'))
         if key and len(key) <= _MAX_KEY and key not in _STOP:
             keys.add(key)
     return keys
+
+
+def _data_rows(unit: EvidenceUnit) -> list[list[str]]:
+    """The cells of each data row of a table unit (its lines but the header); none for another."""
+    if not unit.context:
+        return []
+    header = unit.context.strip()
+    separator = cell_separator(header)
+    lines = (line.strip() for line in unit.passage.splitlines())
+    return [line.split(separator) for line in lines if line and line != header and separator in line]
 
 
 def question_keys(question: str) -> set[str]:
@@ -114,19 +117,9 @@ def row_match(unit: EvidenceUnit, question: str) -> int:
     "1" and "2009" of "What was IBM's price on Dec 1 2009?"); 0 for another unit. A long table keyed
     by a column that repeats (560 rows of five stock symbols) has many units holding a row that its
     first cell keys; the one holding the row the question names should come first."""
-    if not unit.context:
-        return 0
-    header = unit.context.strip()
-    separator = cell_separator(header)
     asked = {key for key in question_keys(question) if " " not in key}
-    best = 0
-    for line in unit.passage.splitlines():
-        line = line.strip()
-        if not line or line == header or separator not in line:
-            continue
-        held = {normal_key(t) for cell in line.split(separator) for t in _WORD.findall(cell)}
-        best = max(best, len(asked & held))
-    return best
+    held = ({normal_key(t) for cell in cells for t in _WORD.findall(cell)} for cells in _data_rows(unit))
+    return max((len(asked & words) for words in held), default=0)
 
 
 _FIRST = frozenset({"first", "top", "1st"})

@@ -175,17 +175,19 @@ class TableRowRetriever:
             for first, last in self.library.manifest.table_ends(keys):
                 for unit_id in ([first] if "first" in placed else []) + ([last] if "last" in placed else []):
                     keyed.setdefault(unit_id, set()).add(_POSITION_KEY)
+        # The keyed units are read once: for the scope, and to order those keyed alike by the row
+        # holding most of the question's words ("IBM" keys every block of IBM's prices; the question
+        # names one month of one year). Beyond _READ_ROWS_OF unscoped units, keys alone order them.
+        units = (
+            self.library.manifest.units_by_id(list(keyed))
+            if versions is not None or len(keyed) <= _READ_ROWS_OF
+            else {}
+        )
         if versions is not None:
-            units = self.library.manifest.units_by_id(list(keyed))
             keyed = {
                 uid: keys for uid, keys in keyed.items() if uid in units and units[uid].version in versions
             }
-        # Among units keyed alike, the one whose row holds most of the question's words first ("IBM"
-        # keys every block of IBM's prices; the question names one month of one year).
-        matched: dict[str, int] = {}
-        if len(keyed) <= _READ_ROWS_OF:
-            units = self.library.manifest.units_by_id(list(keyed))
-            matched = {uid: row_match(unit, query) for uid, unit in units.items()}
+        matched = {uid: row_match(units[uid], query) for uid in keyed if uid in units}
         ranked = sorted(
             keyed.items(),
             key=lambda item: (
