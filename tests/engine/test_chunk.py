@@ -108,3 +108,22 @@ def test_a_piece_without_a_word_is_no_unit() -> None:
     units = build_units("/docs/guide.docx", "v1", text, chunk(text, segments, 200, 0), [])
     assert [u.passage for u in units] == ["The formula editor is called Math.", "Formulas are objects."]
     assert [u.ordinal for u in units] == [0, 1] and units[1].unit_id == "v1-00001"
+
+
+def test_rows_of_figures_under_a_header_with_words_are_units() -> None:
+    """vega's us-employment.csv: 120 rows of dates and figures under a header of sector names. Every
+    block but the first (which holds the header) has no letter, and all of them were dropped."""
+    from citedesk_engine.ingest.units import build_units
+
+    header = "month,nonfarm,private,construction"
+    rows = [
+        f"20{y:02d}-{m:02d}-01,{135000 + y * 12 + m},{113000 + m},{7600 - y}"
+        for y in range(6, 16)
+        for m in range(1, 13)
+    ]
+    text = header + "\n" + "\n".join(rows)
+    segments = [Segment(0, len(text), kind="table", header=header)]
+    units = build_units("/docs/us-employment.csv", "v1", text, chunk(text, segments, 200, 20), [])
+    assert len(units) > 3
+    assert any("2012-12-01," in u.passage for u in units[1:])
+    assert all(u.context == header for u in units)

@@ -27,13 +27,14 @@ def build_units(
             # (a window session's rephrased question got the Debian manual's page 14 back) and answers
             # nothing. The outline (structure) keeps the headings.
             continue
-        if not any(ch.isalpha() for ch in passage):
+        segment = piece.segment
+        if not any(ch.isalpha() for ch in passage) and not any(ch.isalpha() for ch in segment.header):
             # "(1)", an equation number in a one-cell table of a Word file: no word to cite, and as
             # a table it is indexed with the file's name, so it outranked the passages a question
-            # naming the document was after.
+            # naming the document was after. Rows of figures under a header with words are data:
+            # every block of a CSV of monthly employment figures but its first was dropped.
             continue
         ordinal = len(units)
-        segment = piece.segment
         # A table's header is the context of every row block (index_text leaves it out where the
         # passage starts with it): the generator reads each row with its column names. Its title (the
         # sheet's name, or the file's for a CSV) is indexed with it: a row means nothing without
