@@ -532,3 +532,15 @@ def test_a_column_named_by_the_initials_of_the_question_is_asked_for() -> None:
     column = wrong_column("2025-08-09", releases, "When will Debian 14 Forky reach end of life?")
     assert column is not None and column.asked == "eol" and column.found == "created"
     assert wrong_column("2028-08-09", releases, "When will Debian 13 Trixie reach end of life?") is None
+
+
+def test_a_month_no_row_of_the_block_holds_picks_no_row_of_it() -> None:
+    # us-employment.csv: "January 2006" was answered with March 2006's figure, from a block that
+    # starts in March, and shown as verified.
+    block = (
+        "us-employment.csv\nmonth,nonfarm,private,construction\n"
+        "2006-03-01,136059,114156,7689\n2006-04-01,136227,114308,7726\n2006-05-01,136258,114350,7738"
+    )
+    row = wrong_row("136059", block, "What was nonfarm employment in January 2006?")
+    assert row is not None and row.found.startswith("2006-03-01")
+    assert wrong_row("136227", block, "What was nonfarm employment in April 2006?") is None

@@ -84,19 +84,32 @@ def _picking_figures(
 ) -> tuple[set[str], set[str]]:
     """The question's figures that pick a row, and those of them that no row holding the answer
     holds. A figure picks a row when it stands in some data row of the passage ("2009" and "dec" of
-    "IBM's price on Dec 1 2009"), or when it is a year and the rows hold years (the row of that year
-    may be in another passage of the table). The rows holding most of the question's words
-    (`_named_rows`) can all miss one of them: of a block of the stocks table ending in September
-    2009, "IBM,Dec 1 2007,103.7" held as many as any row, and its price was given, cited and shown
-    as verified for December 2009 (then, from the same block, July 2009's). A column name's figure
-    does not count."""
+    "IBM's price on Dec 1 2009"), or when it is part of a date and the rows hold that part of dates
+    (the row of that year or month may be in another passage of the table: `_date_part`). The rows
+    holding most of the question's words (`_named_rows`) can all miss one of them: of a block of the
+    stocks table ending in September 2009, "IBM,Dec 1 2007,103.7" held as many as any row, and its
+    price was given, cited and shown as verified for December 2009. A column name's figure does not
+    count."""
     row_figures = [_figures(row) for row in rows]
     asked = _figures(question) - _figures(header)
-    years = any(_YEAR.fullmatch(n) for figures in row_figures for n in figures)
+    held_kinds = {_date_part(n) for figures in row_figures for n in figures} - {""}
     picking = {
-        n for n in asked if any(n in figures for figures in row_figures) or (years and _YEAR.fullmatch(n))
+        n
+        for n in asked
+        if any(n in figures for figures in row_figures) or (_date_part(n) and _date_part(n) in held_kinds)
     }
     return picking, {n for n in picking if not any(n in row_figures[i] for i in holding)}
+
+
+def _date_part(figure: str) -> str:
+    """What part of a date a figure is (a year, a month, a day, a whole date), or "" for another: a
+    date the question names picks a row even where no row of the passage holds it, if the rows hold
+    dates ("January 2006" against a block of us-employment.csv starting in March 2006)."""
+    if _YEAR.fullmatch(figure):
+        return "year"
+    if figure in MONTHS:
+        return "month"
+    return figure.split(" ", 1)[0] if figure.startswith(("day ", "date ")) else ""
 
 
 def _figures(text: str) -> set[str]:
