@@ -544,3 +544,7 @@ def test_a_month_no_row_of_the_block_holds_picks_no_row_of_it() -> None:
     row = wrong_row("136059", block, "What was nonfarm employment in January 2006?")
     assert row is not None and row.found.startswith("2006-03-01")
     assert wrong_row("136227", block, "What was nonfarm employment in April 2006?") is None
+    # "the month 2009-06" names June: a row of March 2009 is not it
+    assert wrong_row(
+        "7689", block.replace("2006-03", "2009-03"), "What was construction in the month 2009-06?"
+    )

@@ -125,6 +125,9 @@ def _figures(text: str) -> set[str]:
         if iso and 1 <= int(iso.group(2)) <= 12:  # "2019-07-06" (or 2019/07/06) is 6 July 2019
             year, month, day = iso.group(1), int(iso.group(2)), _bare(iso.group(3))
             found |= {MONTHS[month - 1], f"day {day}", f"date {year}-{month}-{day}"}
+        month_of = _YEAR_MONTH.fullmatch(date)
+        if month_of and 1 <= int(month_of.group(2)) <= 12:  # "2009-06" is June 2009
+            found.add(MONTHS[int(month_of.group(2)) - 1])
     text = DATE_OR_TIME.sub(" ", text)
     for named in _DAY_AND_MONTH.finditer(text):
         month, day = (named.group(1), named.group(2)) if named.group(1) else (named.group(4), named.group(3))
@@ -134,6 +137,7 @@ def _figures(text: str) -> set[str]:
     return found | {_bare(n) for n in numbers(text)}
 
 
+_YEAR_MONTH = re.compile(r"(\d{4})[-/](\d{1,2})")
 _ISO_DATE = re.compile(r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})")
 _MONTH_NAME = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
