@@ -8,6 +8,7 @@ import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.table_rows import (
+    compares_rows,
     name_in_no_row,
     not_the_extreme,
     wrong_column,
@@ -548,3 +549,20 @@ def test_a_month_no_row_of_the_block_holds_picks_no_row_of_it() -> None:
     assert wrong_row(
         "7689", block.replace("2006-03", "2009-03"), "What was construction in the month 2009-06?"
     )
+
+
+def test_how_many_beside_a_date_asks_for_one_row() -> None:
+    # "How many worked in construction in January 2006?" asks for January's figure: answered with
+    # March's from a block starting in March, it was shown as verified ("how many" read as a count).
+    block = (
+        "us-employment.csv\nmonth,nonfarm,private,construction\n"
+        "2006-03-01,136059,114156,7689\n2006-04-01,136227,114308,7726\n2006-05-01,136258,114350,7738"
+    )
+    question = "How many people were employed in construction in January 2006?"
+    assert not compares_rows("How many people were employed in April 2006?", block.splitlines()[1])
+    row = wrong_row("7689", block, question)
+    assert row is not None and row.found.startswith("2006-03-01")
+    assert wrong_row("7726", block, "How many people worked in construction in April 2006?") is None
+    # Without a date "how many" counts rows, and the rows are not checked.
+    assert compares_rows("How many months had more than 7700 construction workers?")
+    assert wrong_row("2", block, "How many months are listed?") is None

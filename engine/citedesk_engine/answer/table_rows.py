@@ -456,10 +456,14 @@ _CALENDAR_WORD = re.compile(
 def compares_rows(question: str, columns: str = "") -> bool:
     """Whether a question compares or orders the rows of a table ("after", "the highest", "how
     many") rather than asking about one row. A word that names a column is no comparison: the
-    "maximum temperature" of a day is the column `temp_max` (`columns`: the header row)."""
+    "maximum temperature" of a day is the column `temp_max` (`columns`: the header row). Nor is "how
+    many" beside a date, a year or a month: "How many worked in construction in January 2006?" asks
+    for the figure of January 2006's row, and was answered from March's, shown as verified."""
     named = {w for w in re.findall(r"[a-z]{3,}", columns.lower())}
+    dated = any(_date_part(figure) for figure in _figures(question) - _figures(columns))
     return any(
         not any(found.group(0).lower().startswith(word) for word in named)
+        and not (dated and found.group(0).lower() == "how many")
         for found in _ACROSS_ROWS.finditer(question)
     )
 
