@@ -178,3 +178,23 @@ def test_lines_of_code_typed_at_a_prompt_are_no_statements() -> None:
     assert kinds(
         "> The harbour handled 4.2 million containers.", "The harbour handled 3.1 million containers."
     )
+
+
+def test_descriptions_of_two_terms_of_a_reference_are_no_conflict() -> None:
+    # Python's csv reference: each constant's description under its name, in two passages.
+    first = (
+        "The csv module defines the following constants:\n\n"
+        "csv.QUOTE_ALL\n\nInstructs writer objects to quote all fields."
+    )
+    second = (
+        "csv.QUOTE_NONE\n\nInstructs writer objects to never quote fields. When the current delimiter "
+        "occurs in output data it is preceded by the current escapechar character."
+    )
+    assert kinds(first, second) == []
+    # The same term described both ways is still a conflict, and so are two plain statements.
+    assert kinds(first, first.replace("to quote all", "to never quote")) == ["negation"]
+    assert kinds("Writers quote all fields.", "Writers never quote fields.") == ["negation"]
+    # A heading above a sentence is no term.
+    assert kinds("Results\n\nSite one recorded 18 cases.", "Methods\n\nSite one recorded 7 cases.") == [
+        "number"
+    ]

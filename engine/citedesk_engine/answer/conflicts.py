@@ -49,6 +49,16 @@ _NOT_A_STATEMENT = re.compile(
     r"^\s*(?:\[\d+\]|\d+(?:\.\d+)*\.?\s+[A-Z]|(?i:fig(?:ure)?|table|tab|section|chapter|appendix)\.?\s*\d"
     r"|(?:>>>|[>$])\s+[^\s]*[(=\[])"
 )
+# The term a reference entry describes, alone on the line above its description: "csv.QUOTE_ALL",
+# "exception csv.Error", "csv.reader(csvfile, dialect='excel')". Its sentences speak of it: "Instructs
+# writer objects to quote all fields." (QUOTE_ALL) and "... to never quote fields." (QUOTE_NONE) were
+# shown as a conflict (a window session on Python's csv reference). A dot, an underscore or a call
+# sets a term apart from a heading ("Results").
+_TERM = re.compile(
+    r"(?:(?:class|exception|method|function|attribute|data|property|classmethod|staticmethod|"
+    r"abstractmethod|async|coroutine|decorator)\s+)?"
+    r"((?=[\w.]*[._])[A-Za-z_][\w.]*|[A-Za-z_][\w.]*\(.*\))(?:\s*(?:->|:).*)?"
+)
 # A year cited beside an author: "(Smith et al., 2019)", "Smith (2019)", "(2019a; ...)".
 _CITED_YEAR = re.compile(r"(?:et al\.?,?\s*|\((?:[^()]*?,\s*)?)(1[6-9]\d\d|20\d\d)[a-z]?\s*[);,]")
 
@@ -128,7 +138,7 @@ def _same_quantity(a: _Statement, b: _Statement) -> bool:
 def _different_subjects(a: _Statement, b: _Statement) -> bool:
     """Both name their subject by a number of the same kind, and not the same one: "Debian Reference
     (version 1) ... 2001-2007" and "version 2 is released in 2008" speak of two things; so do two
-    sentences about 2022 and 2023."""
+    sentences about 2022 and 2023, and two describing different terms of a reference (`_TERM`)."""
     return any(not a.labels[kind] & b.labels[kind] for kind in a.labels.keys() & b.labels.keys())
 
 
@@ -141,12 +151,19 @@ def _statements(passage: str) -> list[_Statement]:
     """The passage's statements: what it asserts (asides.py: not an instruction to an AI, a question,
     a supposition or a claim it attributes to someone), heading, captions and list entries left out."""
     out = []
+    term = ""
     for line in asserted(passage).split("\n"):
+        entry = _TERM.fullmatch(line.strip())
+        if entry:
+            term = entry.group(1)
+            continue
         for sentence in sentences(line):
             if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):
                 continue
             sequence = tuple(s for s in content_stems(sentence) if not any(ch.isdigit() for ch in s))
             quantities, written, labels = _quantities(sentence)
+            if term:
+                labels = {**labels, "<term>": frozenset([term])}
             out.append(
                 _Statement(
                     sentence,
