@@ -28,6 +28,10 @@ LAST_RESORT = (
         ("How do I use Rcpp.package.skeleton?", ["Rcpp.package.skeleton"]),  # its last part is English
         ("What is the Sepal.Length of the first flower?", ["Sepal.Length"]),
         ("What does print() do?", ["print"]),
+        ("How do I read an Excel .xlsx file?", [".xlsx"]),  # a file type by its extension
+        ("Can it open .tar.gz archives?", []),
+        ("Tell me how to edit .bashrc.", [".bashrc"]),  # a double extension is left alone
+        ("What is in config.toml?", ["config.toml"]),
         # English, names, abbreviations and paths are no code names
         ("Which file holds the hostname, e.g. on a laptop?", []),
         ("What is the U.S. capital?", []),
@@ -69,3 +73,16 @@ def test_the_gate_lets_an_answer_about_a_written_name_through() -> None:
     )
     assert verdict.check != "guard: code name"
     assert verdict.supported
+
+
+def test_a_file_type_the_passage_never_mentions_is_unwritten() -> None:
+    # Python's csv reference (PSF-2.0) answered a question about Excel workbooks with csv.reader.
+    csv_reader = (
+        "csv.reader(csvfile, dialect='excel', **fmtparams) Return a reader object that will process "
+        "lines from the given csvfile. Microsoft Excel can read and write CSV files."
+    )
+    question = "How do I read an Excel .xlsx file?"
+    assert unwritten(question, csv_reader) == "the question asks about .xlsx; the passage never mentions it"
+    assert unwritten(question, "Workbooks saved as XLSX files are read with openpyxl.") == ""
+    assert unwritten(question, "Save it with the .xlsx extension.") == ""
+    assert unwritten(question, "xlsxwriter writes workbooks.") != ""  # another word

@@ -13,6 +13,10 @@ alone), or in camel case after a lower-case start of at least two letters ("getH
 "evalCpp"; not "iPhone" or "eBay", which are names; not "e.g." or "U.S."). The passage must write
 it as the question does, or its last part when that is code by itself ("getHandlerByName" for
 "logging.getHandlerByName()"; "Rcpp.package.skeleton" whole), as written: code is case-sensitive.
+
+A file type written as its extension (".xlsx", ".deb") is one too: "How do I read an Excel .xlsx
+file?" was answered "csv.reader" from Python's csv reference, which never mentions xlsx, and shown as
+verified. A passage writes it in any case, with or without its dot ("XLSX files").
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import re
 # A dotted or underscored word, maybe ending in "()": "logging.getHandlerByName()", "raise_exceptions".
 _CODE = re.compile(r"(?<![\w./-])[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?(?![\w/-])")
 _CAMEL = re.compile(r"^[a-z]{2,}[a-z0-9]*[A-Z]\w*$")
+# A file extension standing alone: ".xlsx", ".tar" (not the ".2" of "3.2", nor "file.txt"'s, a name).
+_EXTENSION = re.compile(r"(?<![\w./-])\.([A-Za-z][A-Za-z0-9]{1,5})(?![\w/-]|\.\w)")
 
 
 def code_names(question: str) -> list[str]:
@@ -35,6 +41,7 @@ def code_names(question: str) -> list[str]:
         name = parts[-1] if len(parts) > 1 and _is_code(parts[-1]) else bare
         if len(name) >= 3 and name not in found:
             found.append(name)
+    found += [f".{m.group(1)}" for m in _EXTENSION.finditer(question) if f".{m.group(1)}" not in found]
     return found
 
 
@@ -45,10 +52,14 @@ def _is_code(word: str) -> bool:
 def unwritten(question: str, passage: str) -> str:
     """What the guard says when the passage never writes a code name the question asks about; ""
     otherwise."""
-    missing = [
-        name for name in code_names(question) if not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", passage)
-    ]
+    missing = [name for name in code_names(question) if not _written(name, passage)]
     if not missing:
         return ""
     it = "it" if len(missing) == 1 else "them"
     return f"the question asks about {', '.join(missing)}; the passage never mentions {it}"
+
+
+def _written(name: str, passage: str) -> bool:
+    if name.startswith("."):  # a file extension, in any case, with or without its dot
+        return bool(re.search(rf"(?<![\w-]){re.escape(name[1:])}(?!\w)", passage, re.IGNORECASE))
+    return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", passage))
