@@ -566,3 +566,20 @@ def test_how_many_beside_a_date_asks_for_one_row() -> None:
     # Without a date "how many" counts rows, and the rows are not checked.
     assert compares_rows("How many months had more than 7700 construction workers?")
     assert wrong_row("2", block, "How many months are listed?") is None
+
+
+def test_how_many_for_a_row_the_question_names_asks_for_that_row() -> None:
+    # plotly's election.csv (Montreal, 2013): "4734", district 122's votes, was shown as verified for
+    # district 101 (a window session).
+    block = (
+        "election.csv\ndistrict,Coderre,Bergeron,Joly,total,winner,result,district_id\n"
+        "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101\n"
+        "102-Cap-Saint-Jacques,2525,1163,2675,6363,Joly,plurality,102\n"
+        "122-Pointe-aux-Trembles,4734,1879,2852,9465,Coderre,majority,122"
+    )
+    question = "How many votes did Coderre get in district 101-Bois-de-Liesse?"
+    row = wrong_row("4734", block, question)
+    assert row is not None and row.named.startswith("101-") and row.found.startswith("122-")
+    assert wrong_row("2481", block, question) is None
+    # A count over rows that several rows answer is still a count: not checked.
+    assert wrong_row("2", block, "How many districts did Joly win?") is None

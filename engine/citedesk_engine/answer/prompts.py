@@ -127,7 +127,7 @@ def focus_table(rows: list[list[tuple[str, str]]], question: str, max_chars: int
     shared = shared_words(written, question)
     most = max(shared, default=0)
     columns = " ".join(c for c, _ in rows[0]) if rows else ""
-    if most and shared.count(most) == 1 and not compares_rows(question, columns):
+    if most and shared.count(most) == 1 and not compares_rows(question, columns, written):
         return written[shared.index(most)][:max_chars]
     return " / ".join(written[i] for i in sorted(rows_kept(written, shared, max_chars)))
 

@@ -453,19 +453,26 @@ _CALENDAR_WORD = re.compile(
 )
 
 
-def compares_rows(question: str, columns: str = "") -> bool:
+def compares_rows(question: str, columns: str = "", rows: list[str] | None = None) -> bool:
     """Whether a question compares or orders the rows of a table ("after", "the highest", "how
     many") rather than asking about one row. A word that names a column is no comparison: the
     "maximum temperature" of a day is the column `temp_max` (`columns`: the header row). Nor is "how
-    many" beside a date, a year or a month: "How many worked in construction in January 2006?" asks
-    for the figure of January 2006's row, and was answered from March's, shown as verified."""
+    many" beside a date, a year or a month, or where the question names one of the `rows` (its
+    words pick out one row): "How many worked in construction in January 2006?" asks for the figure
+    of January 2006's row, and was answered from March's; "How many votes did Coderre get in
+    district 101-Bois-de-Liesse?" was answered with district 122's; both shown as verified."""
     named = {w for w in re.findall(r"[a-z]{3,}", columns.lower())}
-    dated = any(_date_part(figure) for figure in _figures(question) - _figures(columns))
-    return any(
-        not any(found.group(0).lower().startswith(word) for word in named)
-        and not (dated and found.group(0).lower() == "how many")
+    across = [
+        found.group(0).lower()
         for found in _ACROSS_ROWS.finditer(question)
-    )
+        if not any(found.group(0).lower().startswith(word) for word in named)
+    ]
+    if not across or any(word != "how many" for word in across):
+        return bool(across)
+    if any(_date_part(figure) for figure in _figures(question) - _figures(columns)):
+        return False
+    picked = _named_rows(question, rows, set(content_stems(columns))) if rows else None
+    return picked is None or len(picked) != 1
 
 
 def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
@@ -475,9 +482,10 @@ def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
     if table is None:
         return None
     header, spans = table
-    if compares_rows(question, header):
+    rows = [passage[a:b] for a, b in spans]
+    if compares_rows(question, header, rows):
         return None
-    return header, [passage[a:b] for a, b in spans]
+    return header, rows
 
 
 def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int, int]] | None:
@@ -494,6 +502,15 @@ def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int
     if not wanted:
         return []
     return [span for span, row in zip(spans, rows, strict=True) if wanted <= row]
+
+
+def row_lines(passage: str) -> frozenset[str]:
+    """The lines of `passage` that are a table's header and rows (stripped); empty for prose."""
+    table = _table(passage)
+    if table is None:
+        return frozenset()
+    header, spans = table
+    return frozenset([header.strip()] + [passage[a:b].strip() for a, b in spans])
 
 
 def is_table(passage: str) -> bool:
