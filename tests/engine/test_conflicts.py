@@ -198,3 +198,22 @@ def test_descriptions_of_two_terms_of_a_reference_are_no_conflict() -> None:
     assert kinds("Results\n\nSite one recorded 18 cases.", "Methods\n\nSite one recorded 7 cases.") == [
         "number"
     ]
+
+
+def test_rows_of_a_table_are_no_statements() -> None:
+    # plotly's election.csv: rows of two districts, in two overlapping blocks, were shown as conflicts.
+    header = "district,Coderre,Bergeron,Joly,total,winner,result,district_id\n"
+    first = (
+        "election.csv\n" + header + "102-Cap-Saint-Jacques,2525,1163,2675,6363,Joly,plurality,102\n"
+        "182-Saint-Jacques,1741,1149,2282,6357,Joly,plurality,182\n"
+        "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101"
+    )
+    second = (
+        "election.csv\n" + header + "63-Jacques-Bizard,518,224,690,1432,Joly,plurality,63\n"
+        "182-Saint-Jacques,1741,1149,2282,6357,Joly,plurality,182\n"
+        "121-La Pointe-aux-Prairies,3200,1280,1982,6462,Coderre,plurality,121"
+    )
+    assert kinds(first, second) == []
+    # A sentence under a table is still a statement.
+    turnout = "Turnout among registered voters of the borough reached 43 percent."
+    assert kinds(first + "\n" + turnout, turnout.replace("43", "39")) == ["number"]

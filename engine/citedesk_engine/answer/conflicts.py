@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 from ..types import Candidate, Conflict
 from .asides import asserted
 from .claims import sentences
+from .table_rows import row_lines
 from .text import ANTONYMS, DIGITS, NUMBER_WORDS, content_stems, negated, shorten, stem, words
 
 # Share of the smaller sentence's content words the other must hold for a number conflict (the
@@ -149,10 +150,16 @@ def _same_statement(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _statements(passage: str) -> list[_Statement]:
     """The passage's statements: what it asserts (asides.py: not an instruction to an AI, a question,
-    a supposition or a claim it attributes to someone), heading, captions and list entries left out."""
+    a supposition or a claim it attributes to someone), heading, captions and list entries left out,
+    and the rows of a table: two rows give figures of two records ("102-Cap-Saint-Jacques,2525,..."
+    and "63-Jacques-Bizard,518,...", two districts of an election, were seven conflict lines under
+    one answer in a window session)."""
     out = []
     term = ""
+    rows = row_lines(passage)
     for line in asserted(passage).split("\n"):
+        if line.strip() in rows:
+            continue
         entry = _TERM.fullmatch(line.strip())
         if entry:
             term = entry.group(1)
