@@ -7,7 +7,7 @@ import multiprocessing
 import sys
 from collections.abc import Sequence
 
-from citedesk_engine.cli import VERBS
+from citedesk_engine.cli import VERBS, verb_first
 from citedesk_engine.cli import main as engine_main
 
 
@@ -15,7 +15,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The worker processes (the entity reader, PDF text layers) start this program again (spawn): in
     # a frozen build, freeze_support runs the worker instead of the app.
     multiprocessing.freeze_support()
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = verb_first(sys.argv[1:] if argv is None else argv)
     if args and (args[0] in VERBS or args[0] in ("-h", "--help")):
         return engine_main(args)
     if args[:1] == ["--self-test"]:

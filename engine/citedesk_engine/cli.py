@@ -151,8 +151,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def verb_first(argv: Sequence[str]) -> list[str]:
+    """The arguments with the verb first: the options every verb takes (`--library DIR`, `--json`,
+    `-v`) may come before it, as docs/cli.md writes them ("citedesk --library DIR ask ..." was
+    refused as "unrecognized arguments")."""
+    args, front = list(argv), []
+    while args and (
+        args[0] in ("--library", "--json", "-v", "--verbose") or args[0].startswith("--library=")
+    ):
+        take = 2 if args[0] == "--library" else 1
+        front, args = front + args[:take], args[take:]
+    if front and args and args[0] in VERBS:
+        return [args[0], *front, *args[1:]]
+    return list(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(verb_first(sys.argv[1:] if argv is None else argv))
     if args.verb is None:
         build_parser().print_help()
         return 2

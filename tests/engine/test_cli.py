@@ -38,7 +38,7 @@ def test_ingest_status_delete_reconcile(tmp_path: Path) -> None:
     code, out = citedesk("ingest", str(docs), "--library", library, "--json")
     assert code == 0 and {f["status"] for f in out["files"]} == {"unchanged"}
 
-    code, status = citedesk("status", "--library", library, "--json")
+    code, status = citedesk("--library", library, "status", "--json")  # options before the verb too
     assert code == 0 and status["documents"] == 9 and status["units"] >= 9
     slots = {m["slot"] for m in status["models"]}
     assert slots == {"embedder", "generator", "reranker", "verifier", "reader"}
@@ -147,7 +147,7 @@ def test_watching_a_folder_from_the_command_line(tmp_path: Path) -> None:
     factories.encrypted_pdf(docs / "locked.pdf")
     code, out = citedesk("watch", "add", str(docs), "--library", library, "--json")
     assert code == 0 and out["waiting"]["files"] == 2  # said, not read
-    code, status = citedesk("status", "--library", library, "--json")
+    code, status = citedesk("--library", library, "status", "--json")  # options before the verb too
     assert status["documents"] == 0
     code, out = citedesk("watch", "sync", "--library", library, "--json")
     assert code == 1 and [Path(p).name for p in out["read"]] == ["tides.txt"]
