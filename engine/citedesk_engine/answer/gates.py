@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from ..config import AnswerConfig
 from ..scripts import scripts_in
-from ..types import Candidate, Refusal, Stage
+from ..types import Candidate, EvidenceUnit, Refusal, Stage
 from .text import content_stems, stem
 
 # Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
@@ -125,6 +125,7 @@ def relevance_gate(
                 question_stems = question_stems - TABLE_FORM_STEMS
             stems |= abbreviated(question_stems, candidate.unit.context)
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
+        whole_row = bool(candidate.unit.context) and row_covers(question_stems, candidate.unit)
         vector = vectors.get(candidate.unit.unit_id)
         similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0
         rerank = candidate.rerank if calibrated_rerank else None
@@ -134,8 +135,10 @@ def relevance_gate(
             ) or similarity >= config.high_similarity
         else:
             by_meaning = coverage >= config.min_coverage
-        relevant = by_meaning or (
-            rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank
+        relevant = (
+            by_meaning
+            or whole_row
+            or (rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank)
         )
         judged.append(Relevance(candidate, coverage, similarity, relevant, rerank))
     passing = [r for r in judged if r.relevant]
@@ -164,6 +167,24 @@ def relevance_gate(
                 for r in closest_first(judged)[:3]
             ],
         },
+    )
+
+
+def row_covers(question_stems: set[str], unit: EvidenceUnit) -> bool:
+    """Whether one row of a table unit, read with the table's title and header, holds every content
+    word of the question (two at least). Such a row is what the question asks about, whatever the
+    block's meaning similarity: a block of forty rows of figures means little to the embedder, and
+    "What was the population of Brazil in 1952?" was refused as off-document though one row of
+    gapminder.csv's block is "Brazil,Americas,1952,50.917,56602560,..." (reranker 0.29, similarity
+    under 0.4: a window session). One missing word ("in 2010" for a table ending in 2007) leaves
+    the block to the other tests."""
+    if len(question_stems) < 2:
+        return False
+    around = set(content_stems(f"{unit.section}\n{unit.context}"))
+    around |= abbreviated(question_stems, unit.context)
+    wanted = question_stems - around
+    return bool(wanted) and any(
+        wanted <= set(content_stems(line)) for line in unit.passage.split("\n") if line.strip()
     )
 
 
