@@ -68,8 +68,8 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
                 for b in best
             )
             considered = (
-                "<p>Considered (click one to read it; <b>not an answer</b>: CiteDesk found no answer "
-                "in them):</p>"
+                "<p>Considered (click one to read it; <b>not an answer</b>: no answer drawn from them "
+                "could be verified):</p>"
                 f"<ul>{rows}</ul>"
             )
             listed = {str(b.get("unit_id")) for b in best}
@@ -95,8 +95,8 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         if others:
             links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
             considered += (
-                "<p>See the closest passages anyway (<b>not an answer</b>: CiteDesk found no answer in "
-                f"them): {links}</p>"
+                "<p>See the closest passages anyway (<b>not an answer</b>: no answer drawn from them "
+                f"could be verified): {links}</p>"
             )
         # Not after a relevance refusal: no passage was judged close, their headings are of other things.
         headings = _headings(answer) if stage != Stage.RELEVANCE else []
@@ -179,7 +179,14 @@ def citation_card(source: SourceRef, answer: Answer, *, closest: bool = False) -
     said = said or with_columns(source.passage, source.header)
     # A passage that opens or ends with its own quotation marks is not quoted twice ("““Rcpp…").
     said = shorten(" ".join(said.split()), _CARD_CHARACTERS).strip(_QUOTES)
-    note = "<br><i>Closest passage, not an answer: CiteDesk found no answer in it.</i>" if closest else ""
+    # Said of what was checked, not of the passage: a refused answer's closest passage may well hold
+    # the answer the model missed ("restricted maximum likelihood (REML)" for "What does REML stand
+    # for?", answered "REML"), and "CiteDesk found no answer in it" was false (a window session).
+    note = (
+        "<br><i>Closest passage, not an answer: no answer drawn from it could be verified.</i>"
+        if closest
+        else ""
+    )
     where = _where(source)
     named = source.heading and html.escape(source.heading) not in where  # "page.html, Useful Handlers"
     heading = f"<br><i>{html.escape(source.heading)}</i>" if named else ""
