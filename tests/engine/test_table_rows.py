@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 from citedesk_engine import Engine
+from citedesk_engine.answer.evidence_spans import supporting_spans
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.table_rows import (
+    answer_rows,
     compares_rows,
     name_in_no_row,
     not_the_extreme,
@@ -583,3 +585,22 @@ def test_how_many_for_a_row_the_question_names_asks_for_that_row() -> None:
     assert wrong_row("2481", block, question) is None
     # A count over rows that several rows answer is still a count: not checked.
     assert wrong_row("2", block, "How many districts did Joly win?") is None
+
+
+def test_an_answer_named_like_a_column_is_found_in_its_row() -> None:
+    # election.csv: "Joly" is a candidate's column and the winner of district 102; the row was not
+    # found and the whole block was marked as evidence. A winner from another row is the wrong row.
+    block = (
+        "election.csv\ndistrict,Coderre,Bergeron,Joly,total,winner,result,district_id\n"
+        "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101\n"
+        "102-Cap-Saint-Jacques,2525,1163,2675,6363,Joly,plurality,102\n"
+        "122-Pointe-aux-Trembles,4734,1879,2852,9465,Coderre,majority,122\n"
+        "182-Saint-Jacques,1741,1149,2282,6357,Joly,plurality,182"
+    )
+    question = "Who won the district 102-Cap-Saint-Jacques?"
+    rows = answer_rows("Joly", block, question)
+    assert rows and len(rows) == 3
+    assert supporting_spans("Joly", block, question) == (rows[1],)
+    assert wrong_row("Joly", block, question) is None
+    row = wrong_row("Coderre", block, question)
+    assert row is not None and row.found.startswith("122-")

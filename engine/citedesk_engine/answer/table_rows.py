@@ -532,8 +532,11 @@ _NOT_WORDS = re.compile(
 
 
 def _added(answer: str, question: str, header_stems: set[str]) -> set[str]:
-    """What the answer adds to the question, less column names ("the level's value is 40": 40)."""
-    return terms(answer) - terms(question) - header_stems
+    """What the answer adds to the question, less column names ("the level's value is 40": 40). An
+    answer that is only a column's name is a cell too: "Joly" won district 102, in the `winner`
+    column of a table with a `Joly` column (its row was not found, and the whole block was marked)."""
+    added = terms(answer) - terms(question)
+    return added - header_stems or added
 
 
 def _table(passage: str) -> tuple[str, list[tuple[int, int]]] | None:
