@@ -139,3 +139,21 @@ def test_of_sentences_holding_as_much_of_a_claim_the_one_most_about_it_is_marked
     )
     ((a, b),) = supporting_spans("A library should not attach its own handlers to its loggers.", passage)
     assert passage[a:b].startswith("Note It is strongly advised that you do not add any handlers")
+
+
+def test_a_reference_entry_is_quoted_with_its_description() -> None:
+    # Python 3.11's sqlite3 reference (PSF-2.0): "executemany()" was quoted as the end of execute()'s
+    # description run into executemany's signature; the sentence that answers was left unmarked.
+    cursor = (
+        "If isolation_level is not None, sql is an INSERT, UPDATE, DELETE, or REPLACE statement, and "
+        "there is no open transaction, a transaction is implicitly opened before executing sql.\n\n"
+        "executemany(sql, parameters, /)\n\n"
+        "Execute parameterized SQL statement sql against all parameter sequences or mappings found in "
+        "the sequence parameters. It is also possible to use an iterator yielding parameters instead of "
+        "a sequence."
+    )
+    question = "Which method executes an SQL statement against all parameter sequences?"
+    assert spanned("executemany()", cursor, question) == [
+        "executemany(sql, parameters, /)\n\nExecute parameterized SQL statement sql against all parameter "
+        "sequences or mappings found in the sequence parameters."
+    ]

@@ -30,7 +30,13 @@ _MOST_SENTENCES = 3
 # ("run the command\n\nsystemctl get-default\n\nDuring boot-up, ..." was quoted whole).
 # A list item opens one too: a Markdown list's items ("* Support HTTPS proxies. (#2845)\n* Change the
 # type ...") were quoted four at a time.
-_PARAGRAPH = re.compile(r"\n\s*\n\s*(?=[A-Z0-9])|\n[ \t]*(?=(?:[*+\-•]|\d{1,3}[.)])[ \t]+\S)")
+# A reference's entry opens one as well: its term alone on a line, a call's signature or a dotted name
+# ("executemany(sql, parameters, /)", "csv.QUOTE_ALL"), and it goes with the description under it.
+_TERM = r"(?:[A-Za-z_][\w.]*\([^\n]*\)|[A-Za-z_]\w*(?:\.\w+)+)[ \t]*"
+_PARAGRAPH = re.compile(
+    rf"\n\s*\n\s*(?=[A-Z0-9])|\n[ \t]*(?=(?:[*+\-•]|\d{{1,3}}[.)])[ \t]+\S)|\n\s*\n\s*(?={_TERM}\n)"
+)
+_TERM_LINE = re.compile(_TERM)
 
 
 def unit_spans(claim: str, unit: EvidenceUnit, question: str = "") -> tuple[tuple[int, int], ...]:
@@ -74,6 +80,8 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     if best is None:
         return ()
     first, last = best[1]
+    if last == first + 1 < len(parts) and _TERM_LINE.fullmatch(passage[parts[first][0] : parts[first][1]]):
+        last += 1  # a term alone says nothing: the first sentence of its description with it
     return ((parts[first][0], parts[last - 1][1]),)
 
 
