@@ -11,6 +11,7 @@ from types import TracebackType
 import numpy as np
 import numpy.typing as npt
 
+from .answer.about_document import asks_who_wrote, with_title_pages
 from .answer.asides import instruction_warnings
 from .answer.deep import STANDARD, Budget, DeepSearch
 from .answer.flow import AnswerFlow
@@ -362,10 +363,15 @@ class Engine:
         manifest = self.library.manifest
         count = k or self.config.retrieval.top_k
         answering = self.config.answer
+
+        def retrieve(query: str, count: int, asked: str, variants: dict[str, str]) -> Retrieval:
+            found = self._retrieval_pipeline(None).run(query, count, asked, scope=within, variants=variants)
+            if not asks_who_wrote(asked):
+                return found
+            return with_title_pages(found, manifest.units_of, manifest.metadata)
+
         flow = AnswerFlow(
-            retrieve=lambda query, count, asked, variants: self._retrieval_pipeline(None).run(
-                query, count, asked, scope=within, variants=variants
-            ),
+            retrieve=retrieve,
             deep=DeepSearch(
                 lambda search: self._retrieval_pipeline(None).run(search, count, search, scope=within),
                 self.generator,

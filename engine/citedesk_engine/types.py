@@ -178,11 +178,15 @@ class DocumentMeta:
     year: int | None = None
     source: str = ""  # "file" (read from the file), "you" (edited: kept when the file is read again)
 
+    def surnames(self) -> list[str]:
+        """The authors as a citation names them: "Hutto", "Gilbert"; a body whole ("R Core Team")."""
+        return [_surname(a) for a in self.authors if a.strip()]
+
     @property
     def label(self) -> str:
         """A short citation: "Hutto and Gilbert 2014", "Eddelbuettel et al. 2018", "Smith"; "" when
         there are no authors (the title or the file name names the document then)."""
-        surnames = [_surname(a) for a in self.authors if a.strip()]
+        surnames = self.surnames()
         if not surnames:
             return ""
         who = (

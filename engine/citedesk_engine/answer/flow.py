@@ -34,6 +34,7 @@ from ..types import (
     Stage,
     StageTrace,
 )
+from .about_document import TITLE_PAGE
 from .asides import AsideKind, asides
 from .certainty import answer_certainty, generated_tokens
 from .claims import split_claims
@@ -221,6 +222,7 @@ class AnswerFlow:
             translated=variants if languages else None,
             language_of=lambda document: languages.get(document, ""),
             answer_language="" if asker in ("en", UNDETERMINED) else asker,
+            title_pages=frozenset(c.unit.unit_id for c in context if TITLE_PAGE in c.ranks),
         )
         text = self.generator().generate(
             messages,

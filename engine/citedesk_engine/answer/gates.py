@@ -16,6 +16,7 @@ import numpy.typing as npt
 from ..config import AnswerConfig
 from ..scripts import scripts_in
 from ..types import Candidate, EvidenceUnit, Refusal, Stage
+from .about_document import TITLE_PAGE
 from .text import content_stems, stem
 
 # Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
@@ -138,6 +139,7 @@ def relevance_gate(
         relevant = (
             by_meaning
             or whole_row
+            or TITLE_PAGE in candidate.ranks  # the names of who wrote it, asked (about_document.py)
             or (rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank)
         )
         judged.append(Relevance(candidate, coverage, similarity, relevant, rerank))

@@ -164,12 +164,17 @@ def build_messages(
     translated: Mapping[str, str] | None = None,
     language_of: Callable[[str], str] | None = None,
     answer_language: str = "",
+    title_pages: frozenset[str] = frozenset(),
 ) -> list[dict[str, str]]:
     """Earlier turns of a conversation reach the model only through the passages they retrieved:
     shown an "earlier question" line, the 0.5B model answered that line instead of the question.
     `translated` is the question in other languages ({code: text}): a passage in one of them
     (`language_of` its document) is cut around the words of the question in its language.
-    `answer_language`: the question's language when it is known and not English."""
+    `answer_language`: the question's language when it is known and not English. `title_pages`: the
+    units put there as their document's title page for a question asking who wrote it
+    (about_document.py), said to be one: the 1.5B model read "Container Throughput of Northern
+    Harbours / Marta Kowalczyk / University of Gdansk / Abstract ..." and wrote NOT IN PASSAGES to
+    "Who wrote this paper?"."""
     translated = translated or {}
 
     def asked_for(unit: EvidenceUnit) -> str:
@@ -177,7 +182,9 @@ def build_messages(
         return translated.get(language, question)
 
     passages = "\n".join(
-        f"Passage {number}: {_read(unit, asked_for(unit), max_chars)}" for number, unit in enumerate(units, 1)
+        f"Passage {number}{' (the title page, with its authors)' if unit.unit_id in title_pages else ''}: "
+        f"{_read(unit, asked_for(unit), max_chars)}"
+        for number, unit in enumerate(units, 1)
     )
     if asks_yes_or_no(question):
         system = POLAR + (POLAR_IN.format(language=language_name(answer_language)) if answer_language else "")

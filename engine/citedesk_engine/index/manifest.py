@@ -382,9 +382,11 @@ class Manifest:
             tables.setdefault((document, section), []).append(unit_id)
         return [(units[0], units[-1]) for units in tables.values()]
 
-    def units_of(self, document: str) -> list[EvidenceUnit]:
+    def units_of(self, document: str, first: int = -1) -> list[EvidenceUnit]:
+        """A document's units in reading order; with `first`, only that many of its opening ones."""
         rows = self._db.execute(
-            f"SELECT {_UNIT_COLUMNS} FROM units WHERE document = ? ORDER BY ordinal", (document,)
+            f"SELECT {_UNIT_COLUMNS} FROM units WHERE document = ? ORDER BY ordinal LIMIT ?",
+            (document, first),
         ).fetchall()
         return [_unit(row) for row in rows]
 

@@ -1,0 +1,98 @@
+"""Questions about a document itself: who wrote it.
+
+"Who are the authors of the paper?" shares no word with the page that answers it: a title page
+writes names, not "author" or "paper". Over lme4's JSS article that page was retrieved but judged not
+relevant (reranker 0.55, no word of the question in it) and the question refused; over the sandwich
+vignette it was not retrieved at all, though the citation label under every answer names the
+author. The document's own metadata (PDF properties, Word core properties, what the user wrote)
+says who wrote it; it is navigation, never evidence: it picks the opening passage that writes one of
+those names, and that passage is what the model reads, cites and the gate checks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from ..types import Candidate, DocumentMeta, EvidenceUnit, Retrieval, StageTrace
+
+TITLE_PAGE = "title page"  # the name a title page's candidate is ranked under
+_OPENING_UNITS = 4  # a title page's names stand in the first passages of a document
+_DOCUMENTS = 2  # title pages of the documents of the best candidates, in their order
+
+_WHO_WROTE = re.compile(
+    r"\bwho\s+(?:wrote|authored|is\s+the\s+author|are\s+the\s+authors|were\s+the\s+authors)\b"
+    r"|\bauthors?\s+of\b|\bwritten\s+by\s+whom\b|\bwho\s+(?:is|was|were)\s+it\s+written\s+by\b",
+    re.IGNORECASE,
+)
+_THE_DOCUMENT = re.compile(
+    r"\b(?:this|the)\s+(?:[\w-]+\s+){0,3}?(?:paper|article|document|report|book|manual|guide|study|"
+    r"vignette|thesis|publication|chapter|handbook|tutorial|preprint|manuscript|text|howto|faq)\b"
+    r"|\bwho\s+wrote\s+(?:this|it)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_who_wrote(question: str) -> bool:
+    """Whether `question` asks who wrote the document it is asked of ("Who are the authors of the
+    paper?", "Who wrote this?"), not who wrote something it names ("Who wrote littler?")."""
+    return bool(_WHO_WROTE.search(question) and _THE_DOCUMENT.search(question))
+
+
+def title_page(opening: Sequence[EvidenceUnit], meta: DocumentMeta) -> EvidenceUnit | None:
+    """The first of a document's opening passages that writes the surname of one of its authors."""
+    surnames = [_folded(a) for a in meta.surnames() if len(a) >= 2]
+    for unit in opening[:_OPENING_UNITS]:
+        text = _folded(unit.passage)
+        if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) for name in surnames):
+            return unit
+    return None
+
+
+def with_title_pages(
+    retrieval: Retrieval,
+    opening: Callable[[str, int], Sequence[EvidenceUnit]],
+    metadata: Callable[[], dict[str, DocumentMeta]],
+) -> Retrieval:
+    """`retrieval` with the title pages of the documents of its best candidates put first (ranked
+    under `TITLE_PAGE`), for a question asking who wrote the document: a document whose metadata
+    names no author, or whose opening passages write none of them, adds nothing."""
+    documents = list(dict.fromkeys(c.unit.document for c in retrieval.candidates))[:_DOCUMENTS]
+    known = metadata()
+    pages = []
+    for document in documents:
+        meta = known.get(document)
+        page = title_page(opening(document, _OPENING_UNITS), meta) if meta is not None else None
+        if page is not None:
+            pages.append(page)
+    if not pages:
+        return retrieval
+    found = {c.unit.unit_id: c for c in retrieval.candidates}
+    first = [
+        Candidate(
+            page,
+            {**found[page.unit_id].ranks, TITLE_PAGE: rank} if page.unit_id in found else {TITLE_PAGE: rank},
+            found[page.unit_id].scores if page.unit_id in found else {},
+            found[page.unit_id].fused if page.unit_id in found else 0.0,
+            found[page.unit_id].rerank if page.unit_id in found else None,
+        )
+        for rank, page in enumerate(pages)
+    ]
+    placed = {c.unit.unit_id for c in first}
+    rest = [c for c in retrieval.candidates if c.unit.unit_id not in placed]
+    candidates = tuple(first + rest)[: max(len(retrieval.candidates), len(first))]
+    trace = StageTrace(
+        TITLE_PAGE,
+        len(retrieval.candidates),
+        len(candidates),
+        0.0,
+        {"documents": [p.document for p in pages]},
+    )
+    return Retrieval(retrieval.query, candidates, (*retrieval.trace, trace))
+
+
+def _folded(text: str) -> str:
+    """Lower case without accents: a PDF may write "Mächler" as "Machler" or "M¨achler"."""
+    decomposed = unicodedata.normalize("NFKD", text.replace("¨", ""))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).lower()

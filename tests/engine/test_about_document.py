@@ -1,0 +1,103 @@
+"""Questions about a document itself: who wrote it, answered from its title page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import factories
+import pymupdf
+import pytest
+from citedesk_engine import Engine
+from citedesk_engine.answer.about_document import TITLE_PAGE, asks_who_wrote, title_page, with_title_pages
+from citedesk_engine.types import Candidate, Decision, DocumentMeta, EvidenceUnit, Retrieval
+
+# lme4's JSS article (Debian's r-cran-lme4, GPL): its first passage.
+LMER = (
+    "Fitting Linear Mixed-Effects Models Using lme4\n\nDouglas Bates\nUniversity of Wisconsin-Madison\n\n"
+    "Martin Mächler\n\nETH Zurich\n\nBenjamin M. Bolker\n\nMcMaster University\n\nAbstract\n\nMaximum "
+    "likelihood or restricted maximum likelihood (REML) estimates ..."
+)
+META = DocumentMeta("Fitting Linear Mixed-Effects Models Using lme4", ("Douglas Bates", "Martin Maechler"))
+
+
+def unit(number: int, text: str, document: str = "lmer.pdf") -> EvidenceUnit:
+    return EvidenceUnit(f"{document}-{number}", document, "v", number, text, 0, len(text), page=1 + number)
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Who are the authors of the paper?", True),
+        ("Who wrote this paper?", True),
+        ("Who wrote this?", True),
+        ("Who is the author of this vignette?", True),
+        ("What are the names of the authors of the article?", True),
+        ("Who are the authors of the Rcpp introduction paper?", True),
+        ("Who wrote the Logging HOWTO?", True),
+        # someone who wrote something the question names, or no author at all
+        ("Who wrote littler?", False),
+        ("Who wrote War and Peace?", False),
+        ("What does the paper say about REML?", False),
+        ("Which authors does the paper cite for the EM algorithm?", False),
+    ],
+)
+def test_which_questions_ask_who_wrote_the_document(question: str, asks: bool) -> None:
+    assert asks_who_wrote(question) is asks
+
+
+def test_the_title_page_is_the_opening_passage_writing_an_authors_name() -> None:
+    opening = [
+        unit(0, "Contents\n1 Introduction 2"),
+        unit(1, LMER),
+        unit(2, "1. Introduction\n\nBates wrote"),
+    ]
+    assert title_page(opening, META) == opening[1]
+    # a PDF's text may write "Mächler" with a loose diaeresis: one name, accents aside
+    assert title_page([unit(0, "Martin M¨achler\nETH Zurich")], DocumentMeta(authors=("Mächler, Martin",)))
+    assert title_page(opening, DocumentMeta(authors=("Jane Doe",))) is None
+    assert title_page(opening, DocumentMeta()) is None
+
+
+def test_title_pages_of_the_best_candidates_documents_come_first() -> None:
+    found = [unit(7, "The sleepstudy data ..."), unit(3, "Other paper", document="other.pdf")]
+    retrieval = Retrieval(
+        "q", tuple(Candidate(u, {"vector": i}, {}, 1.0, 0.5) for i, u in enumerate(found)), ()
+    )
+    pages = {"lmer.pdf": [unit(0, LMER)], "other.pdf": [unit(0, "An essay", document="other.pdf")]}
+    put = with_title_pages(
+        retrieval, lambda document, first: pages[document][:first], lambda: {"lmer.pdf": META}
+    )
+    assert [c.unit.unit_id for c in put.candidates] == ["lmer.pdf-0", "lmer.pdf-7"]  # as many as before
+    assert put.candidates[0].ranks == {TITLE_PAGE: 0}
+    assert put.trace[-1].stage == TITLE_PAGE
+    # a document without known authors adds nothing
+    assert with_title_pages(retrieval, lambda d, f: pages[d][:f], dict) is retrieval
+
+
+@pytest.mark.models
+def test_who_wrote_this_paper_is_answered_from_its_title_page(tmp_path: Path) -> None:
+    # A paper whose body never says "author": its title page names the authors, the file's metadata too.
+    (tmp_path / "docs").mkdir()
+    paper = factories.pdf(
+        tmp_path / "docs" / "harbour.pdf",
+        [
+            "Container Throughput of Northern Harbours\n\nMarta Kowalczyk\nUniversity of Gdansk\n\n"
+            "Abstract\n\nWe compare the throughput of twelve northern harbours between 2010 and 2020.",
+            "1. Introduction\n\nThe harbour of Gdansk handled 2.1 million containers in 2020, a record. "
+            "Rotterdam handled 14.3 million containers in the same year.",
+            "2. Methods\n\nThroughput figures were taken from the port authorities' yearly reports.",
+        ],
+    )
+    document = pymupdf.open(paper)
+    document.set_metadata({"title": "Container Throughput of Northern Harbours", "author": "Marta Kowalczyk"})
+    document.saveIncr()
+    document.close()
+    with Engine.open(tmp_path / "lib") as engine:
+        engine.ingest([paper])
+        answer = engine.ask("Who wrote this paper?")
+        assert answer.decision is Decision.ANSWERED, answer.refusal
+        assert "Kowalczyk" in answer.text
+        assert answer.sources[0].page == 1
+        # a question about someone else's work is not answered from the title page
+        other = engine.ask("Who is the author of the book Moby-Dick?")
+        assert "Kowalczyk" not in other.text
