@@ -539,3 +539,39 @@ def test_a_page_fitted_to_the_width_is_fitted_again_when_the_pane_narrows(qtbot,
     viewer.resize(600, 500)
     qtbot.wait(400)
     assert viewer.zoom == zoomed
+
+
+def test_a_passage_found_without_a_retrievers_score_is_said_so_without_one() -> None:
+    from citedesk_desktop.widgets.evidence_viewer import _provenance
+
+    title_page = SourceRef(
+        "u0",
+        "/docs/lmer.pdf",
+        "/docs/lmer.pdf",
+        1,
+        (),
+        0,
+        10,
+        "Fitting ...",
+        ranks={"title page": 0},
+        fused=0.0,
+    )
+    assert _provenance(title_page, None) == "Found by title page #1."
+    found = SourceRef(
+        "u1",
+        "/docs/lmer.pdf",
+        "/docs/lmer.pdf",
+        2,
+        (),
+        10,
+        20,
+        "REML ...",
+        ranks={"lexical": 0, "title page": 1},
+        scores={"lexical": 12.5},
+        fused=0.9,
+        rerank=0.4,
+    )
+    assert (
+        _provenance(found, None)
+        == "Found by lexical #1 (score 12.5), title page #2; fused 0.9000, rerank 0.4."
+    )

@@ -473,16 +473,19 @@ _PLACEHOLDER = "<i>Click a citation in an answer to see its passage here.</i>"
 
 def _provenance(source: SourceRef, answer: Answer | None) -> str:
     """How retrieval found the passage and how the claims citing it were verified, in words."""
+    # A passage put there without a retriever's score (a title page, answer/about_document.py) says
+    # so without one: "title page #1 (score nan); fused 0.0000" was shown (a window session).
     found = [
-        f"{name} #{rank + 1} (score {source.scores.get(name, float('nan')):.3g})"
+        f"{name} #{rank + 1}" + (f" (score {source.scores[name]:.3g})" if name in source.scores else "")
         for name, rank in sorted(source.ranks.items(), key=lambda item: item[1])
     ]
     lines = []
     if found:
-        scores = f"fused {source.fused:.4f}" if source.fused is not None else ""
+        fused = source.fused is not None and any(name in source.scores for name in source.ranks)
+        scores = [f"fused {source.fused:.4f}"] if fused else []
         if source.rerank is not None:
-            scores += f", rerank {source.rerank:.3g}"
-        lines.append(f"Found by {', '.join(found)}; {scores}.")
+            scores.append(f"rerank {source.rerank:.3g}")
+        lines.append(f"Found by {', '.join(found)}" + (f"; {', '.join(scores)}." if scores else "."))
     if answer is not None:
         for claim in answer.claims:
             if source.unit_id in claim.sources:
