@@ -22,6 +22,20 @@ from citedesk_engine.config import AnswerConfig, VerifyConfig
 from citedesk_engine.testing import HashEmbedder
 from citedesk_engine.types import Candidate, EvidenceUnit, Retrieval
 
+# us-employment.csv (vega_datasets 0.9.0): a block starting in March 2006.
+EMPLOYMENT = (
+    "us-employment.csv\nmonth,nonfarm,private,construction\n"
+    "2006-03-01,136059,114156,7689\n2006-04-01,136227,114308,7726\n2006-05-01,136258,114350,7738"
+)
+# plotly's election.csv (Montreal's 2013 mayoral election): four districts.
+ELECTION = (
+    "election.csv\ndistrict,Coderre,Bergeron,Joly,total,winner,result,district_id\n"
+    "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101\n"
+    "102-Cap-Saint-Jacques,2525,1163,2675,6363,Joly,plurality,102\n"
+    "122-Pointe-aux-Trembles,4734,1879,2852,9465,Coderre,majority,122\n"
+    "182-Saint-Jacques,1741,1149,2282,6357,Joly,plurality,182"
+)
+
 # The Python logging HOWTO's table (a Sphinx HTML table, as the HTML extractor writes it, with its
 # title line from the unit's section).
 LEVELS = (
@@ -540,10 +554,7 @@ def test_a_column_named_by_the_initials_of_the_question_is_asked_for() -> None:
 def test_a_month_no_row_of_the_block_holds_picks_no_row_of_it() -> None:
     # us-employment.csv: "January 2006" was answered with March 2006's figure, from a block that
     # starts in March, and shown as verified.
-    block = (
-        "us-employment.csv\nmonth,nonfarm,private,construction\n"
-        "2006-03-01,136059,114156,7689\n2006-04-01,136227,114308,7726\n2006-05-01,136258,114350,7738"
-    )
+    block = EMPLOYMENT
     row = wrong_row("136059", block, "What was nonfarm employment in January 2006?")
     assert row is not None and row.found.startswith("2006-03-01")
     assert wrong_row("136227", block, "What was nonfarm employment in April 2006?") is None
@@ -556,10 +567,7 @@ def test_a_month_no_row_of_the_block_holds_picks_no_row_of_it() -> None:
 def test_how_many_beside_a_date_asks_for_one_row() -> None:
     # "How many worked in construction in January 2006?" asks for January's figure: answered with
     # March's from a block starting in March, it was shown as verified ("how many" read as a count).
-    block = (
-        "us-employment.csv\nmonth,nonfarm,private,construction\n"
-        "2006-03-01,136059,114156,7689\n2006-04-01,136227,114308,7726\n2006-05-01,136258,114350,7738"
-    )
+    block = EMPLOYMENT
     question = "How many people were employed in construction in January 2006?"
     assert not compares_rows("How many people were employed in April 2006?", block.splitlines()[1])
     row = wrong_row("7689", block, question)
@@ -573,12 +581,7 @@ def test_how_many_beside_a_date_asks_for_one_row() -> None:
 def test_how_many_for_a_row_the_question_names_asks_for_that_row() -> None:
     # plotly's election.csv (Montreal, 2013): "4734", district 122's votes, was shown as verified for
     # district 101 (a window session).
-    block = (
-        "election.csv\ndistrict,Coderre,Bergeron,Joly,total,winner,result,district_id\n"
-        "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101\n"
-        "102-Cap-Saint-Jacques,2525,1163,2675,6363,Joly,plurality,102\n"
-        "122-Pointe-aux-Trembles,4734,1879,2852,9465,Coderre,majority,122"
-    )
+    block = ELECTION
     question = "How many votes did Coderre get in district 101-Bois-de-Liesse?"
     row = wrong_row("4734", block, question)
     assert row is not None and row.named.startswith("101-") and row.found.startswith("122-")
@@ -590,13 +593,7 @@ def test_how_many_for_a_row_the_question_names_asks_for_that_row() -> None:
 def test_an_answer_named_like_a_column_is_found_in_its_row() -> None:
     # election.csv: "Joly" is a candidate's column and the winner of district 102; the row was not
     # found and the whole block was marked as evidence. A winner from another row is the wrong row.
-    block = (
-        "election.csv\ndistrict,Coderre,Bergeron,Joly,total,winner,result,district_id\n"
-        "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101\n"
-        "102-Cap-Saint-Jacques,2525,1163,2675,6363,Joly,plurality,102\n"
-        "122-Pointe-aux-Trembles,4734,1879,2852,9465,Coderre,majority,122\n"
-        "182-Saint-Jacques,1741,1149,2282,6357,Joly,plurality,182"
-    )
+    block = ELECTION
     question = "Who won the district 102-Cap-Saint-Jacques?"
     rows = answer_rows("Joly", block, question)
     assert rows and len(rows) == 3
