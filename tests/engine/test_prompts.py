@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citedesk_engine.answer.prompts import build_messages, table_rows
+from citedesk_engine.answer.prompts import best_blocks, build_messages, table_rows
 from citedesk_engine.types import EvidenceUnit
 
 RELEASES = (
@@ -85,3 +85,30 @@ def test_the_one_row_a_question_names_is_shown_alone_and_an_ordering_question_se
     # no row shares more of the question's words than all others: all of them, in table order
     prompt = build_messages("What was IBM's price in 2009?", [table], max_chars=500)[1]["content"]
     assert prompt.index("Jul 1 2009") < prompt.index("Aug 1 2009") < prompt.index("Dec 1 2009")
+
+
+def test_of_a_tables_blocks_the_one_whose_row_the_question_names_is_shown_alone() -> None:
+    # plotly's election.csv: each block was shown as its best row; the model cited district 141's
+    # votes (4308) for district 101's, from the second block.
+    header = "district,Coderre,Bergeron,Joly,total,winner,result,district_id"
+
+    def block(number: int, rows: str, document: str = "/docs/election.csv") -> EvidenceUnit:
+        return EvidenceUnit(f"e-{number}", document, "v", number, rows, 0, len(rows), context=header)
+
+    first = block(
+        0,
+        "101-Bois-de-Liesse,2481,1829,3024,7334,Joly,plurality,101\n102-Cap,2525,1163,2675,6363,Joly,plurality,102",
+    )
+    second = block(
+        1,
+        "141-Côte-de-Liesse,4308,1320,3959,9587,Coderre,plurality,141\n142-Norman,4104,1459,2822,8385,Coderre,plurality,142",
+    )
+    prose = unit("Coderre won the 2013 election.")
+    question = "How many votes did Coderre get in district 101-Bois-de-Liesse?"
+    assert best_blocks([second, first, prose], question) == [first, prose]
+    # another table's block, and a question comparing rows, keep every block
+    other = block(
+        2, "141-Côte-de-Liesse,1,2,3,6,Joly,plurality,141\n9-X,1,2,3,6,Joly,plurality,9", "/docs/other.csv"
+    )
+    assert best_blocks([first, other], question) == [first, other]
+    assert best_blocks([first, second], "Which district gave Coderre the most votes?") == [first, second]

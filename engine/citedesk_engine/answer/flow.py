@@ -46,7 +46,7 @@ from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .polar import polar_answer
-from .prompts import NOT_FOUND, build_messages
+from .prompts import NOT_FOUND, best_blocks, build_messages
 from .table_rows import not_the_extreme, wrong_position
 from .verify import ClaimVerifier, Verdict
 
@@ -209,6 +209,8 @@ class AnswerFlow:
             return run.refuse(refusal, considered=[source_ref(c, self.paths()) for c in relevant[:3]])
 
         context = ranked[: self.config.context_passages + len(hops) - 1]  # a passage more a lookup
+        shown = {u.unit_id for u in best_blocks([c.unit for c in context], question)}
+        context = [c for c in context if c.unit.unit_id in shown]
         run.stage("conflict")
         conflicts = find_conflicts(ranked[: max(5, self.config.context_passages)])
         run.record("conflict", len(ranked), len(ranked), conflicts=len(conflicts))

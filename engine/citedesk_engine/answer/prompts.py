@@ -132,6 +132,28 @@ def focus_table(rows: list[list[tuple[str, str]]], question: str, max_chars: int
     return " / ".join(written[i] for i in sorted(rows_kept(written, shared, max_chars)))
 
 
+def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUnit]:
+    """`units` without the blocks of a table whose best row shares fewer of the question's words than
+    another block's best row of the same table, for a question about one row (`focus_table`): each
+    block is shown to the model as its best row alone, and of "district: 101-Bois-de-Liesse; Coderre:
+    2481; ..." and "district: 141-Côte-de-Liesse; Coderre: 4308; ..." the 1.5B model cited the
+    second for "How many votes did Coderre get in district 101-Bois-de-Liesse?" (a window session)."""
+    best: dict[str, int] = {}
+    scored: dict[str, int] = {}
+    for unit in units:
+        rows = table_rows(unit)
+        if not rows:
+            continue
+        written = written_rows(rows)
+        shared = shared_words(written, question)
+        most = max(shared, default=0)
+        columns = " ".join(c for c, _ in rows[0])
+        if most and shared.count(most) == 1 and not compares_rows(question, columns, written):
+            scored[unit.unit_id] = most
+            best[unit.document] = max(best.get(unit.document, 0), most)
+    return [u for u in units if u.unit_id not in scored or scored[u.unit_id] == best[u.document]]
+
+
 def written_rows(rows: list[list[tuple[str, str]]]) -> list[str]:
     """Each row as the model reads it: "column: value; column: value"."""
     return ["; ".join(f"{c}: {v}" for c, v in row) for row in rows]
