@@ -106,6 +106,14 @@ def test_of_a_tables_blocks_the_one_whose_row_the_question_names_is_shown_alone(
     prose = unit("Coderre won the 2013 election.")
     question = "How many votes did Coderre get in district 101-Bois-de-Liesse?"
     assert best_blocks([second, first, prose], question) == [first, prose]
+    # a block none of whose rows shares a word is no better ("district 33-Snowdon" was answered with
+    # district 101's figure from the table's first block)
+    snowdon = "How many votes did Joly get in district 33-Snowdon?"
+    third = block(
+        3,
+        "33-Snowdon,1548,1503,1636,4687,Joly,plurality,33\n34-Notre-Dame,1773,2653,3262,7688,Joly,plurality,34",
+    )
+    assert best_blocks([first, third], snowdon) == [third]
     # another table's block, and a question comparing rows, keep every block
     other = block(
         2, "141-Côte-de-Liesse,1,2,3,6,Joly,plurality,141\n9-X,1,2,3,6,Joly,plurality,9", "/docs/other.csv"

@@ -138,7 +138,7 @@ def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUn
     block is shown to the model as its best row alone, and of "district: 101-Bois-de-Liesse; Coderre:
     2481; ..." and "district: 141-Côte-de-Liesse; Coderre: 4308; ..." the 1.5B model cited the
     second for "How many votes did Coderre get in district 101-Bois-de-Liesse?" (a window session)."""
-    best: dict[str, int] = {}
+    best: dict[str, int] = {}  # of a table whose block names one row: the most words its row shares
     scored: dict[str, int] = {}
     for unit in units:
         rows = table_rows(unit)
@@ -147,11 +147,11 @@ def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUn
         written = written_rows(rows)
         shared = shared_words(written, question)
         most = max(shared, default=0)
+        scored[unit.unit_id] = most
         columns = " ".join(c for c, _ in rows[0])
         if most and shared.count(most) == 1 and not compares_rows(question, columns, written):
-            scored[unit.unit_id] = most
             best[unit.document] = max(best.get(unit.document, 0), most)
-    return [u for u in units if u.unit_id not in scored or scored[u.unit_id] == best[u.document]]
+    return [u for u in units if u.document not in best or scored[u.unit_id] == best[u.document]]
 
 
 def written_rows(rows: list[list[tuple[str, str]]]) -> list[str]:
