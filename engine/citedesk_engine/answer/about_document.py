@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..types import Candidate, DocumentMeta, EvidenceUnit, Retrieval, StageTrace
 
@@ -70,13 +71,9 @@ def with_title_pages(
         return retrieval
     found = {c.unit.unit_id: c for c in retrieval.candidates}
     first = [
-        Candidate(
-            page,
-            {**found[page.unit_id].ranks, TITLE_PAGE: rank} if page.unit_id in found else {TITLE_PAGE: rank},
-            found[page.unit_id].scores if page.unit_id in found else {},
-            found[page.unit_id].fused if page.unit_id in found else 0.0,
-            found[page.unit_id].rerank if page.unit_id in found else None,
-        )
+        replace(found[page.unit_id], ranks={**found[page.unit_id].ranks, TITLE_PAGE: rank})
+        if page.unit_id in found
+        else Candidate(page, {TITLE_PAGE: rank}, {}, 0.0)
         for rank, page in enumerate(pages)
     ]
     placed = {c.unit.unit_id for c in first}

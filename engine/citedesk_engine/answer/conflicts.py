@@ -20,7 +20,7 @@ from ..types import Candidate, Conflict
 from .asides import asserted
 from .claims import sentences
 from .table_rows import row_lines
-from .text import ANTONYMS, DIGITS, NUMBER_WORDS, content_stems, negated, shorten, stem, words
+from .text import ANTONYMS, DIGITS, NUMBER_WORDS, REFERENCE_TERM, content_stems, negated, shorten, stem, words
 
 # Share of the smaller sentence's content words the other must hold for a number conflict (the
 # numbers themselves differ, the rest must match), and of the union for negation and antonyms (the
@@ -50,16 +50,10 @@ _NOT_A_STATEMENT = re.compile(
     r"^\s*(?:\[\d+\]|\d+(?:\.\d+)*\.?\s+[A-Z]|(?i:fig(?:ure)?|table|tab|section|chapter|appendix)\.?\s*\d"
     r"|(?:>>>|[>$])\s+[^\s]*[(=\[])"
 )
-# The term a reference entry describes, alone on the line above its description: "csv.QUOTE_ALL",
-# "exception csv.Error", "csv.reader(csvfile, dialect='excel')". Its sentences speak of it: "Instructs
-# writer objects to quote all fields." (QUOTE_ALL) and "... to never quote fields." (QUOTE_NONE) were
-# shown as a conflict (a window session on Python's csv reference). A dot, an underscore or a call
-# sets a term apart from a heading ("Results").
-_TERM = re.compile(
-    r"(?:(?:class|exception|method|function|attribute|data|property|classmethod|staticmethod|"
-    r"abstractmethod|async|coroutine|decorator)\s+)?"
-    r"((?=[\w.]*[._])[A-Za-z_][\w.]*|[A-Za-z_][\w.]*\(.*\))(?:\s*(?:->|:).*)?"
-)
+# The term a reference entry describes (`REFERENCE_TERM`): its sentences speak of it. "Instructs
+# writer objects to quote all fields." (csv.QUOTE_ALL) and "... to never quote fields." (QUOTE_NONE)
+# were shown as a conflict (a window session on Python's csv reference).
+_TERM = re.compile(REFERENCE_TERM)
 # A year cited beside an author: "(Smith et al., 2019)", "Smith (2019)", "(2019a; ...)".
 _CITED_YEAR = re.compile(r"(?:et al\.?,?\s*|\((?:[^()]*?,\s*)?)(1[6-9]\d\d|20\d\d)[a-z]?\s*[);,]")
 
@@ -162,7 +156,7 @@ def _statements(passage: str) -> list[_Statement]:
             continue
         entry = _TERM.fullmatch(line.strip())
         if entry:
-            term = entry.group(1)
+            term = entry.group("term")
             continue
         for sentence in sentences(line):
             if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):

@@ -22,7 +22,7 @@ from ..index.table_keys import positions
 from ..types import Claim, EvidenceUnit, SourceRef
 from .claims import sentence_spans
 from .table_rows import answer_rows, rows_most_about
-from .text import terms
+from .text import REFERENCE_TERM, terms
 
 _MOST_SENTENCES = 3
 # A paragraph break before a capital or a figure: a new sentence even without a mark before it. A
@@ -30,13 +30,12 @@ _MOST_SENTENCES = 3
 # ("run the command\n\nsystemctl get-default\n\nDuring boot-up, ..." was quoted whole).
 # A list item opens one too: a Markdown list's items ("* Support HTTPS proxies. (#2845)\n* Change the
 # type ...") were quoted four at a time.
-# A reference's entry opens one as well: its term alone on a line, a call's signature or a dotted name
-# ("executemany(sql, parameters, /)", "csv.QUOTE_ALL"), and it goes with the description under it.
-_TERM = r"(?:[A-Za-z_][\w.]*\([^\n]*\)|[A-Za-z_]\w*(?:\.\w+)+)[ \t]*"
+# A reference's entry opens one as well: its term alone on a line (`REFERENCE_TERM`:
+# "executemany(sql, parameters, /)", "csv.QUOTE_ALL"), and it goes with the description under it.
 _PARAGRAPH = re.compile(
-    rf"\n\s*\n\s*(?=[A-Z0-9])|\n[ \t]*(?=(?:[*+\-•]|\d{{1,3}}[.)])[ \t]+\S)|\n\s*\n\s*(?={_TERM}\n)"
+    rf"\n\s*\n\s*(?=[A-Z0-9])|\n[ \t]*(?=(?:[*+\-•]|\d{{1,3}}[.)])[ \t]+\S)|\n\s*\n\s*(?={REFERENCE_TERM}\n)"
 )
-_TERM_LINE = re.compile(_TERM)
+_TERM_LINE = re.compile(REFERENCE_TERM)
 
 
 def unit_spans(claim: str, unit: EvidenceUnit, question: str = "") -> tuple[tuple[int, int], ...]:

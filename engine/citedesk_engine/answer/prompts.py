@@ -125,11 +125,22 @@ def focus_table(rows: list[list[tuple[str, str]]], question: str, max_chars: int
     best row alone 14; docs/evaluation.md.)"""
     written = written_rows(rows)
     shared = shared_words(written, question)
+    alone = _one_row(rows, written, shared, question)
+    if alone is not None:
+        return written[alone][:max_chars]
+    return " / ".join(written[i] for i in sorted(rows_kept(written, shared, max_chars)))
+
+
+def _one_row(
+    rows: list[list[tuple[str, str]]], written: list[str], shared: list[int], question: str
+) -> int | None:
+    """The row a question about one row (`compares_rows`) names: the one sharing more of its words
+    (`shared`) than any other; None when no row or several do, or the question compares rows."""
     most = max(shared, default=0)
     columns = " ".join(c for c, _ in rows[0]) if rows else ""
     if most and shared.count(most) == 1 and not compares_rows(question, columns, written):
-        return written[shared.index(most)][:max_chars]
-    return " / ".join(written[i] for i in sorted(rows_kept(written, shared, max_chars)))
+        return shared.index(most)
+    return None
 
 
 def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUnit]:
@@ -146,11 +157,9 @@ def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUn
             continue
         written = written_rows(rows)
         shared = shared_words(written, question)
-        most = max(shared, default=0)
-        scored[unit.unit_id] = most
-        columns = " ".join(c for c, _ in rows[0])
-        if most and shared.count(most) == 1 and not compares_rows(question, columns, written):
-            best[unit.document] = max(best.get(unit.document, 0), most)
+        scored[unit.unit_id] = max(shared, default=0)
+        if _one_row(rows, written, shared, question) is not None:
+            best[unit.document] = max(best.get(unit.document, 0), scored[unit.unit_id])
     return [u for u in units if u.document not in best or scored[u.unit_id] == best[u.document]]
 
 

@@ -153,6 +153,15 @@ def stem(word: str) -> str:
 # A date, time, version or other figure written as digit groups ("2023-02-04", "11:59:01", "4.0.4"),
 # and of those the dates and times (not decimals or thousands: "1.2", "1,200").
 _FIGURE = re.compile(r"\d+(?:[-:/.,]\d+)+")
+# A reference entry's term alone on its line, above its description: "csv.QUOTE_ALL",
+# "raise_exceptions", "exception csv.Error", "executemany(sql, parameters, /)"; the name is the group
+# "term". A dot, an underscore or a call sets a term apart from a heading ("Results"). The conflict
+# scan reads the description as about its term, and a quote takes the description with the term.
+REFERENCE_TERM = (
+    r"(?:(?:class|exception|method|function|attribute|data|property|classmethod|staticmethod|"
+    r"abstractmethod|async|coroutine|decorator)[ \t]+)?"
+    r"(?P<term>(?=[\w.]*[._])[A-Za-z_][\w.]*|[A-Za-z_][\w.]*\([^\n]*\))(?:[ \t]*(?:->|:)[^\n]*)?[ \t]*"
+)
 DATE_OR_TIME = re.compile(r"\d+(?:[-:/]\d+)+")  # 1993-08-16, 11:59:01, 06/30/2025
 
 
