@@ -49,6 +49,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: named number", None),
     ("guard: named row", None),
     ("guard: code name", None),
+    ("guard: option", None),
     ("guard: cited number", None),
     ("guard: items", None),
     ("guard: cited work", None),

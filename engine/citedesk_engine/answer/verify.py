@@ -4,7 +4,8 @@ One method, in this order:
 0. only what the passage asserts counts (asides.py): an instruction to an AI or a question supports
    nothing, a supposition or an attributed claim only a claim that keeps it so;
 1. deterministic guards veto a claim that the passage's own words do not bear out: a number, name or
-   negation the passage does not have there, two names in the opposite order around their relation,
+   negation the passage does not have there, a command-line option beside a word the passage never
+   puts beside it (command_options.py), two names in the opposite order around their relation,
    a description ("X is a P") that the window's sentence gives another thing than X (subjects.py),
    and a claim that says its window again but for an edit that changes what it states (two spans
    exchanged, a word turned into its opposite or another place in an order, a number put where the
@@ -50,6 +51,7 @@ from .asides import AsideKind, asides, asserted
 from .cited_works import bibliographic_only, cited_elsewhere, in_reference_entry, names_cited_work
 from .claims import sentences
 from .code_names import unwritten
+from .command_options import unpaired_option
 from .counts import count_for_place_or_person, counted_elsewhere, too_few_items
 from .named_numbers import unmentioned
 from .negations import negation_changed
@@ -208,6 +210,11 @@ class ClaimVerifier:
             return Verdict(
                 False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index, "guard: name"
             )
+        option = unpaired_option(claim, passage, question)
+        if option:
+            # "python -m yaml" from "python -m json.tool": an option means something only with the
+            # program and the value the passage gives it.
+            return Verdict(False, f"guard: option: {option}", coverage, index, "guard: option")
         if negation_changed(claim, window, question, judged=judge is not None):
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if roles_swapped(claim, window):
