@@ -260,6 +260,43 @@ def test_a_block_holding_blocks_is_read_block_by_block(tmp_path: Path) -> None:
     assert "Item with a link and more\n\nNested item" in text
 
 
+def test_an_api_definition_is_a_section_named_by_its_signature(tmp_path: Path) -> None:
+    """Python's json reference: json.loads's description began a passage that did not name
+    json.loads, and "What exception does json.loads raise?" was refused. A signature heads its
+    description; a class's methods stay inside the class; the text after a definition is its
+    section's again."""
+    page = tmp_path / "json.html"
+    page.write_text(
+        "<html><body><h2>Basic Usage</h2>"
+        "<dl class='py function'><dt class='sig sig-object py' id='json.loads'>json.loads(s, *, cls=None)"
+        "<a class='headerlink' href='#json.loads'>\u00b6</a></dt><dd><p>Deserialize <em>s</em> to a Python "
+        "object.</p><p>If the data being deserialized is not a valid JSON document, a JSONDecodeError "
+        "will be raised.</p></dd></dl>"
+        "<dl class='py class'><dt class='sig sig-object py'>class json.JSONDecoder(*, strict=True)</dt>"
+        "<dd><p>Simple JSON decoder.</p><dl class='py method'><dt class='sig sig-object py'>decode(s)</dt>"
+        "<dd><p>Return the Python representation of s.</p></dd></dl></dd></dl>"
+        "<dl class='py data'><dt class='sig sig-object py'>json.MAX</dt><dd><p>A constant.</p></dd></dl>"
+        "<p>The module never executes the text it reads.</p></body></html>",
+        encoding="utf-8",
+    )
+    doc = run(page)
+
+    def under(label: str) -> str:
+        return " ".join(doc.text[s.start : s.end] for s in doc.segments if s.label == label)
+
+    loads = "json.loads"
+    assert "json.loads(s, *, cls=None)\n\nDeserialize" in doc.text
+    assert "a JSONDecodeError will be raised." in under(loads)
+    assert "Deserialize s to a Python object." in under(loads)
+    assert "\u00b6" not in doc.text
+    decoder = "class json.JSONDecoder(*, strict=True)"  # no id: the signature is the label
+    assert "decode(s)" in under(decoder) and "Return the Python representation of s." in under(decoder)
+    assert "decode(s)" not in {s.label for s in doc.segments}  # a method is read within its class
+    basic = under("Basic Usage")
+    assert "A constant." in basic and "The module never executes the text it reads." in basic
+    assert {"Basic Usage", loads, decoder} <= {n.label for n in doc.structure}
+
+
 def test_html_navigation_is_not_the_pages_text(tmp_path: Path) -> None:
     """The Debian FAQ's table of contents was a passage, offered as the closest to a question its
     section answers (a window session); Sphinx's sidebar repeats a page's headings."""

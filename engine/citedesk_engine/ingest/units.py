@@ -28,6 +28,11 @@ def build_units(
             # nothing. The outline (structure) keeps the headings.
             continue
         segment = piece.segment
+        if len(chunks) > 1 and passage.strip() == segment.label:
+            # A heading with nothing under it before the next heading ("Basic Usage" before
+            # json.dump's definition): it answers nothing and took a place among the passages the
+            # model reads. The outline keeps it.
+            continue
         if not any(ch.isalpha() for ch in passage) and not any(ch.isalpha() for ch in segment.header):
             # "(1)", an equation number in a one-cell table of a Word file: no word to cite, and as
             # a table it is indexed with the file's name, so it outranked the passages a question

@@ -77,15 +77,29 @@ class DocumentBuilder:
         if kind:
             self._open_nodes.append((kind, label or f"{kind} {number}", 0, self._length, number))
 
-    def heading(self, text: str, level: int = 1) -> None:
+    def heading(self, text: str, level: int = 1, label: str = "") -> None:
+        """A heading written as `text`; `label` names its section in the outline and on its passages
+        when that is shorter than the text ("json.loads" for its signature "json.loads(s, *, cls=None,
+        ...)": a question writes the name, not the parameters)."""
         text = " ".join(text.split())
         if not text:
             return
         self._close_segment()
         self._close_nodes(level)
-        self._label = text
+        self._label = label or text
         start = self._write_block(text)
-        self._open_nodes.append(("heading", text, level, start, self._page))
+        self._open_nodes.append(("heading", self._label, level, start, self._page))
+
+    def heading_depth(self) -> int:
+        """The level of the innermost heading open now; 0 before the first."""
+        return max((level for kind, _, level, _, _ in self._open_nodes if kind == "heading"), default=0)
+
+    def end_heading(self, level: int) -> None:
+        """Close the headings at `level` and deeper: what follows belongs to the heading above them
+        (the text after an API definition is its section's, not the definition's)."""
+        self._close_segment()
+        self._close_nodes(level)
+        self._label = next((label for kind, label, *_ in reversed(self._open_nodes) if kind == "heading"), "")
 
     def paragraph(self, text: str) -> None:
         text = text.strip()

@@ -150,6 +150,8 @@ def _read(child: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
         return
     if tag in _HEADINGS:
         builder.heading(child.text_content(), _HEADINGS[tag])
+    elif tag == "dl" and _defines_api(child):
+        _read_definitions(child, builder)
     elif tag == "table":
         rows = [[cell.text_content() for cell in row if cell.tag in ("td", "th")] for row in child.iter("tr")]
         builder.table(rows)
@@ -165,6 +167,49 @@ def _read(child: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
         _walk(child, builder)
     else:
         builder.paragraph(" ".join(child.text_content().split()))
+
+
+# The kinds of API object a documentation generator writes as a definition list: Sphinx's
+# <dl class="py function"><dt class="sig sig-object py" id="json.loads">, and the same for classes,
+# exceptions, methods, C functions and macros. Attributes, data and command-line options are short
+# items of the section they stand in, not sections of their own.
+_API_KINDS = {"function", "class", "exception", "method", "classmethod", "staticmethod", "decorator", "macro"}
+
+
+def _defines_api(dl: lxml.html.HtmlElement) -> bool:
+    """A definition list of one API object, not inside another one's definition (a class's methods
+    are read within the class)."""
+
+    def api(element: lxml.html.HtmlElement) -> bool:
+        return bool(set((element.get("class") or "").split()) & _API_KINDS) and any(
+            "sig" in (dt.get("class") or "").split() for dt in element.findall("dt")
+        )
+
+    return api(dl) and not any(api(outer) for outer in dl.iterancestors("dl"))
+
+
+def _read_definitions(dl: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
+    """An API object's signature is the heading of its description: "json.loads(s, *, cls=None,
+    ...)" and the paragraphs that say what it does are one section, so no passage holds a
+    description without the name it describes. Python's json reference put "If the data being
+    deserialized is not a valid JSON document, a JSONDecodeError will be raised." in a passage that
+    began after json.loads's signature, and "What exception does json.loads raise?" was refused. The
+    section is named by the object's name, which a question writes and the outline can match."""
+    level = builder.heading_depth() + 1
+    for child in dl:
+        tag = child.tag if isinstance(child.tag, str) else ""
+        if tag == "dt":
+            # Sphinx's anchor is the object's full name ("json.loads"); a C function's ("c.PyList_New")
+            # is not what its signature writes, and the signature stays the label.
+            name = child.get("id") or ""
+            builder.heading(
+                child.text_content(), level, name if name and name in child.text_content() else ""
+            )
+        elif tag == "dd" and _holds_blocks(child):
+            _walk_mixed(child, builder)
+        elif tag == "dd":
+            _read(child, builder)
+    builder.end_heading(level)
 
 
 def _walk_mixed(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
