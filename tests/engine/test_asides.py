@@ -4,7 +4,7 @@ attributed claims, in prose, tables and several domains; and ordinary sentences 
 from __future__ import annotations
 
 import pytest
-from citedesk_engine.answer.asides import AsideKind, asides, asserted, without_instructions
+from citedesk_engine.answer.asides import AsideKind, asides, asserted, condition, without_instructions
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 
@@ -159,6 +159,33 @@ def test_a_short_answer_about_a_supposition_keeps_it_through_its_question() -> N
     assert asked.supported, asked.method
     plain = verifier.check("5,000 euros", [passage], "What fee does the buyer owe?")
     assert not plain.supported
+
+
+def test_a_short_answer_from_what_happens_under_a_condition_stands_and_names_the_condition() -> None:
+    """Python's json reference: "What exception does json.loads raise?" - "JSONDecodeError" was
+    refused as supposed. The question asks what happens, the passage says when; a statement that
+    drops the condition, a counterfactual and a case the reader is asked to imagine stay refused."""
+    passage = (
+        "json.loads(s) deserializes s to a Python object. If the data being deserialized is not a valid "
+        "JSON document, a JSONDecodeError will be raised."
+    )
+    (aside,) = asides(passage)
+    assert condition(aside) == "If the data being deserialized is not a valid JSON document"
+    verifier = ClaimVerifier(VerifyConfig())
+    answer = verifier.check("JSONDecodeError", [passage], "What exception does json.loads raise?")
+    assert answer.supported, answer.method
+    assert "“If the data being deserialized is not a valid JSON document”" in answer.method
+    statement = verifier.check("json.loads raises a JSONDecodeError.", [passage])
+    assert not statement.supported and "supposes" in statement.method
+    viber = "If you deactivate your account, Viber will delete the address book from its servers."
+    assert verifier.check("the address book", [viber], "What does Viber delete from its servers?").supported
+    assert not verifier.check("Viber deletes the address book from its servers.", [viber]).supported
+    for pictured in (
+        "Imagine that the server fails: the backup takes over within a minute.",
+        "If the server failed, the backup would take over within a minute.",
+    ):
+        assert condition(asides(pictured)[0]) == ""
+        assert not verifier.check("the backup", [pictured], "What takes over within a minute?").supported
 
 
 @pytest.mark.parametrize("semicolon", [";", "；"])  # the full-width one as OCR reads it

@@ -6,6 +6,7 @@ import pytest
 from citedesk_engine.answer.text import numbers
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
+from citedesk_engine.export import check_words
 from citedesk_engine.testing import HashEmbedder
 
 PASSAGE = (
@@ -629,6 +630,29 @@ def test_a_number_is_no_answer_to_where_or_who() -> None:
         "5 Main Street", ["The office is at 5 Main Street."], "Where is the office?"
     ).supported
     assert verifier.check("10", [passage], "How many raters rated each feature?").supported
+
+
+def test_a_value_is_no_answer_to_what_something_does_or_why() -> None:
+    """Python's json reference: "What does sort_keys do?" - "True" was shown as verified (verifier
+    0.97) from an example that calls json.dumps with sort_keys=True."""
+    passage = (
+        "With sort_keys=True (default: False), the output of dictionaries is sorted by key. "
+        "The release was delayed by 3 weeks because the tests failed."
+    )
+    verifier, _ = judged(1.0)
+    for claim, question in (
+        ("True", "What does sort_keys do?"),
+        ("3", "Why was the release delayed?"),
+        ("False", "What does the sort_keys parameter mean?"),
+    ):
+        verdict = verifier.check(claim, [passage], question)
+        assert not verdict.supported and verdict.check == "guard: answer type", (claim, verdict.method)
+    assert check_words(verdict.method) == "a value does not say what something does, or why"
+    assert verifier.check("False", [passage], "What is the default of sort_keys?").supported
+    assert verifier.check("3 weeks", [passage], "How long was the release delayed?").supported
+    assert verifier.check(
+        "the output of dictionaries is sorted by key", [passage], "What does sort_keys do?"
+    ).supported
 
 
 class _Believing:

@@ -158,10 +158,11 @@ def asides(text: str) -> list[Aside]:
     return found
 
 
-def asserted(text: str, claim: str = "", question: str = "") -> str:
+def asserted(text: str, claim: str = "", question: str = "", conditions: bool = False) -> str:
     """`text` without what it does not assert, as far as a claim (read with its question) may use
     it: instructions and questions always go; a supposition stays for a claim that keeps it one, an
-    attributed claim for a claim that keeps the attribution."""
+    attributed claim for a claim that keeps the attribution. With `conditions`, a condition stays
+    too (`condition`): the caller says that the claim holds under it."""
     found = asides(text)
     if not found:
         return text
@@ -170,7 +171,9 @@ def asserted(text: str, claim: str = "", question: str = "") -> str:
     kept = []
     position = 0
     for aside in found:
-        if aside.kind is AsideKind.SUPPOSITION and said & _SUPPOSING_WORDS:
+        if aside.kind is AsideKind.SUPPOSITION and (
+            said & _SUPPOSING_WORDS or (conditions and condition(aside))
+        ):
             continue
         if aside.kind is AsideKind.ATTRIBUTED and _attributing_stems(aside.text) & said_stems:
             continue
@@ -178,6 +181,24 @@ def asserted(text: str, claim: str = "", question: str = "") -> str:
         position = aside.end
     kept.append(text[position:])
     return " ".join(part.strip() for part in kept if part.strip())
+
+
+# A condition states what happens when it holds: "If the data being deserialized is not a valid JSON
+# document, a JSONDecodeError will be raised." It opens with "if", "unless" or "in the event" and
+# supposes nothing contrary to fact (no "were", "would", "had been": _COUNTERFACTUAL); "suppose",
+# "imagine" and "assuming" ask the reader to picture a case, and state nothing.
+_CONDITION_OPENING = re.compile(r"^\W*(?:if|unless|in the event (?:that|of))\b", re.IGNORECASE)
+
+
+def condition(aside: Aside) -> str:
+    """The condition an aside sets, when it is one ("If the data being deserialized is not a valid
+    JSON document"), else ""."""
+    if aside.kind is not AsideKind.SUPPOSITION or not _CONDITION_OPENING.search(aside.text):
+        return ""
+    if _COUNTERFACTUAL.search(aside.text):
+        return ""
+    clause = _CLAUSE_END.search(aside.text)
+    return (aside.text[: clause.start()] if clause else aside.text).strip()
 
 
 def without_instructions(text: str, placeholder: str = "[…]") -> str:

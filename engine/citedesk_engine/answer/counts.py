@@ -51,14 +51,28 @@ def counted_elsewhere(claim: str, passage: str, question: str) -> str:
 _PLACE_OR_PERSON = re.compile(r"^\W*(?:where|who|whom)\b", re.IGNORECASE)
 
 
-def count_for_place_or_person(answer_stems: set[str], question: str) -> bool:
-    """The question asks where or who, and all the short answer adds to it is numbers (digits only:
-    "R2-D2" or "MBH99" are names)."""
-    return (
-        bool(_PLACE_OR_PERSON.match(question))
-        and bool(answer_stems)
-        and all(s.isdigit() or s in NUMBER_WORDS for s in answer_stems)
-    )
+# "What does sort_keys do?", "What does the -n option mean?", "Why was the release delayed?": the
+# question asks what something does or why, which a value alone does not say.
+_ACTION_OR_REASON = re.compile(
+    r"^\W*(?:why\b|what\s+(?:does|do|did|will|would|should)\s.+\s(?:do|mean)\W*$)", re.IGNORECASE
+)
+_LITERALS = frozenset(stem(w) for w in "true false null nil".split())  # a setting's value, as stems
+
+
+def wrong_answer_type(answer_stems: set[str], question: str) -> str:
+    """What the guard says when all a short answer adds to its question is a value that cannot
+    answer it: numbers for "where" or "who" (digits only: "R2-D2" or "MBH99" are names); numbers or
+    a literal ("True") for what something does or why. "" otherwise."""
+    if not answer_stems or not all(s.isdigit() or s in NUMBER_WORDS or s in _LITERALS for s in answer_stems):
+        return ""
+    numeric = all(s.isdigit() or s in NUMBER_WORDS for s in answer_stems)
+    if numeric and _PLACE_OR_PERSON.match(question):
+        return "a number does not say where or who"
+    if _ACTION_OR_REASON.match(question):
+        # "What does sort_keys do?" - "True", from "If sort_keys is true (default: False), the output
+        # of dictionaries will be sorted by key": the value it is set to, not what it does.
+        return "a value does not say what something does, or why"
+    return ""
 
 
 # "What are the five heuristics ...?", "Which two compounds ...?", "Name the three rivers ...": the

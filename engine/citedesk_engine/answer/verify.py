@@ -40,19 +40,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
 from .answer_span import agreement, best_other
-from .asides import AsideKind, asides, asserted
+from .asides import AsideKind, asides, asserted, condition
 from .cited_works import bibliographic_only, cited_elsewhere, in_reference_entry, names_cited_work
 from .claims import sentences
 from .code_names import unwritten
 from .command_options import unpaired_option
-from .counts import count_for_place_or_person, counted_elsewhere, too_few_items
+from .counts import counted_elsewhere, too_few_items, wrong_answer_type
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
@@ -65,6 +65,7 @@ from .text import (
     answer_length,
     content_stems,
     names,
+    negated,
     numbers,
     stem,
     words,
@@ -137,12 +138,18 @@ class ClaimVerifier:
             # Only what the passage asserts: an instruction to an AI, a question, a supposition or a
             # claim it attributes to someone supports nothing but a claim that keeps it what it is.
             stated = asserted(passage, claim, question)
-            if not stated:
-                verdict = _not_asserted(claim, passage, index)
-            else:
-                verdict = self._check_one(claim, stated, question, index, judge, language, certainty)
-                if not verdict.supported and stated != passage:
-                    verdict = _not_asserted(claim, passage, index, verdict)
+            verdict = (
+                self._check_one(claim, stated, question, index, judge, language, certainty)
+                if stated
+                else None
+            )
+            if stated != passage and question and (verdict is None or not verdict.supported):
+                verdict = (
+                    self._under_condition(claim, passage, question, index, judge, language, certainty)
+                    or verdict
+                )
+            if verdict is None or (not verdict.supported and stated != passage):
+                verdict = _not_asserted(claim, passage, index, verdict)
             if verdict.supported and verdict.score >= self.config.full_alignment:
                 return verdict
             if verdict.supported and (supporting is None or verdict.score > supporting.score):
@@ -215,6 +222,18 @@ class ClaimVerifier:
             # "python -m yaml" from "python -m json.tool": an option means something only with the
             # program and the value the passage gives it.
             return Verdict(False, f"guard: option: {option}", coverage, index, "guard: option")
+        if (
+            question
+            and negated(claim) == negated(question)
+            and _adds_nothing(claim, claim_stems, passage, question)
+        ):
+            # Decided before the word-order guards: a restated question is refused for that, not for a
+            # negation or a role its restating happens to move ("indent" for a question about
+            # json.dumps's indent was refused as dropping the "non" of "non-negative"). A "not" of
+            # its own ("Columbus is not a county") is what it adds: the negation guard says so.
+            return Verdict(
+                False, "adds nothing to the question", coverage, index, "adds nothing to the question"
+            )
         if negation_changed(claim, window, question, judged=judge is not None):
             return Verdict(False, "guard: negation", coverage, index, "guard: negation")
         if roles_swapped(claim, window):
@@ -249,7 +268,7 @@ class ClaimVerifier:
             if not answer_stems and _names_an_option(claim_stems, question):
                 # "Which came first, A or B?" - "B": the answer names one of the alternatives the
                 # question offers (however long the name) and nothing else; the verifier decides. A
-                # sentence built of the question's words ("B came first") is refused below: the
+                # sentence built of the question's words ("B came first") is refused as adding nothing: the
                 # verifier cannot judge comparisons (either option gets 0.9+; HaluEval 0.933 -> 0.918
                 # when such sentences went to it), and refusing a right one beats passing a wrong
                 # one. Naming the question's subject ("Who were the Semuren?" - "The Semuren") picks
@@ -265,10 +284,6 @@ class ClaimVerifier:
                 # passage's, not the question's; the verifier reads it with its question.
                 return self._judge_answer(
                     judge, claim, passage, question, index, coverage, "a name the passage gives"
-                )
-            if not answer_stems:
-                return Verdict(
-                    False, "adds nothing to the question", coverage, index, "adds nothing to the question"
                 )
             if short or judge is None:
                 # Every word of the answer must stand in the passage.
@@ -294,15 +309,12 @@ class ClaimVerifier:
                 if fewer:
                     # "What are the five heuristics ...?" - "grammatical and syntactical conventions".
                     return Verdict(False, f"guard: items: {fewer}", coverage, index, "guard: items")
-                if count_for_place_or_person(answer_stems, question):
+                wrong_type = wrong_answer_type(answer_stems, question)
+                if wrong_type:
                     # "Where were the ratings obtained?" - "90,000+ ratings": a count answers no
-                    # "where" or "who".
+                    # "where" or "who"; "What does sort_keys do?" - "True" says no action.
                     return Verdict(
-                        False,
-                        "guard: answer type: a number does not say where or who",
-                        coverage,
-                        index,
-                        "guard: answer type",
+                        False, f"guard: answer type: {wrong_type}", coverage, index, "guard: answer type"
                     )
                 cited = cited_elsewhere(claim, passage, question)
                 if cited:
@@ -403,6 +415,40 @@ class ClaimVerifier:
             return Verdict(True, f"{what}, verifier {support:.2f}{read}", coverage, index, "verifier")
         return Verdict(False, f"verifier: not {what} ({support:.2f})", coverage, index, "verifier")
 
+    def _under_condition(
+        self,
+        claim: str,
+        passage: str,
+        question: str,
+        index: int,
+        judge: ClaimJudge | None,
+        language: str,
+        certainty: float | None,
+    ) -> Verdict | None:
+        """A short answer that stands on what the passage says happens under a condition: "What
+        exception does json.loads raise?" - "JSONDecodeError", from "If the data being deserialized
+        is not a valid JSON document, a JSONDecodeError will be raised." (a window session refused
+        it as supposed). The question asks what happens, the passage says when; the verdict names
+        the condition, so the reader sees it with the answer. A statement is not given its condition
+        back: "Viber deletes the address book" drops the "if you deactivate your account" that the
+        passage sets. None when the conditions do not make it stand."""
+        if answer_length(claim) > SHORT_ANSWER_WORDS:
+            return None
+        conditional = asserted(passage, claim, question, conditions=True)
+        if conditional == asserted(passage, claim, question):
+            return None
+        verdict = self._check_one(claim, conditional, question, index, judge, language, certainty)
+        if not verdict.supported:
+            return None
+        claim_stems = set(content_stems(claim))
+        stated_under = max(
+            (a for a in asides(passage) if condition(a)),
+            key=lambda a: sum(1 for s in claim_stems if _matches(s, set(content_stems(a.text)))),
+        )
+        return replace(
+            verdict, method=f"{verdict.method}; the passage says so when: “{condition(stated_under)}”"
+        )
+
     def _doubted(self, certainty: float | None) -> bool:
         """Whether the answer model hesitated over a short answer: its least sure word below
         `reader_below_certainty`. Unknown (a server, `citedesk verify`) counts as doubted only when
@@ -458,6 +504,18 @@ _ASIDE_NAMES = {
     AsideKind.SUPPOSITION: "the passage supposes it",
     AsideKind.ATTRIBUTED: "the passage attributes it to someone",
 }
+
+
+def _adds_nothing(claim: str, claim_stems: set[str], passage: str, question: str) -> bool:
+    """Every word of the answer is the question's, and they make no choice among the question's
+    alternatives, no name of the passage's, no call the passage writes: it repeats the question."""
+    if claim_stems - set(content_stems(question)):
+        return False
+    return not (
+        _names_an_option(claim_stems, question)
+        or _names_new_phrase(claim, passage, question)
+        or _names_a_call(claim, passage, question)
+    )
 
 
 def _names_an_option(claim_stems: set[str], question: str) -> bool:
