@@ -157,3 +157,14 @@ def test_a_reference_entry_is_quoted_with_its_description() -> None:
         "executemany(sql, parameters, /)\n\nExecute parameterized SQL statement sql against all parameter "
         "sequences or mappings found in the sequence parameters."
     ]
+
+
+def test_an_answer_sharing_a_stem_with_the_question_is_marked_where_it_is_written() -> None:
+    # Python's sqlite3 reference, a window session: "Connection" and "sqlite3.connect" share a stem,
+    # and the auditing line naming sqlite3.connect was marked instead of the return type.
+    passage = (
+        "sqlite3.connect(database, timeout=5.0)\n\nOpen a connection to an SQLite database.\n\n"
+        "Return type:\n\nConnection\n\nRaises an auditing event sqlite3.connect with argument database."
+        "\n\nRaises an auditing event sqlite3.connect/handle with argument connection_handle."
+    )
+    assert spanned("Connection", passage, "What does sqlite3.connect return?") == ["Connection"]

@@ -62,18 +62,27 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
             rows = rows_most_about(rows, passage, question)  # the row the question names
         return tuple(rows)
     asked = terms(question)
-    wanted = terms(claim) - asked or terms(claim)
+    added = terms(claim) - asked
+    wanted = added or terms(claim)
     if not wanted:
         return ()
     parts = _paragraphed(passage, sentence_spans(passage))
     stems = [terms(passage[a:b]) for a, b in parts]
-    best: tuple[tuple[int, int, int, int], tuple[int, int]] | None = None
+    # An answer whose stems are all the question's is looked for as written: "Connection" and the
+    # question's "sqlite3.connect" share a stem, and "Raises an auditing event sqlite3.connect ..."
+    # was marked for "What does sqlite3.connect return?" - "Connection", not the line "Connection"
+    # under "Return type:" (nor "... with argument connection_handle", whose word is not the answer).
+    verbatim = None if added else _as_written(claim)
+    best: tuple[tuple[int, int, int, int, int], tuple[int, int]] | None = None
     for size in range(1, _MOST_SENTENCES + 1):
         for first in range(0, len(parts) - size + 1):
             held = set().union(*stems[first : first + size])
-            # Most of the claim's words, then the fewest sentences, then most of the question's, then
-            # the fewest other words: the sentence most about the claim, as the gate reads it.
-            score = (len(wanted & held), -size, len(asked & held), -len(held))
+            window = passage[parts[first][0] : parts[first + size - 1][1]]
+            as_written = int(verbatim is not None and bool(verbatim.search(window)))
+            # Most of the claim's words, then the claim as written, then the fewest sentences, then
+            # most of the question's, then the fewest other words: the sentence most about the
+            # claim, as the gate reads it.
+            score = (len(wanted & held), as_written, -size, len(asked & held), -len(held))
             if score[0] and (best is None or score > best[0]):
                 best = (score, (first, first + size))
     if best is None:
@@ -82,6 +91,12 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     if last == first + 1 < len(parts) and _TERM_LINE.fullmatch(passage[parts[first][0] : parts[first][1]]):
         last += 1  # a term alone says nothing: the first sentence of its description with it
     return ((parts[first][0], parts[last - 1][1]),)
+
+
+def _as_written(claim: str) -> re.Pattern[str] | None:
+    """The claim as a pattern for its exact wording: its words, in its case, as a whole word."""
+    phrase = claim.strip().strip("`\"'").rstrip(".").removesuffix("()")
+    return re.compile(rf"(?<![\w.]){re.escape(phrase)}(?!\w)") if phrase else None
 
 
 def _paragraphed(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
