@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from citedesk_engine.answer.code_names import code_names, unwritten
+from citedesk_engine.answer.code_names import code_names, under_its_name, unwritten
+from citedesk_engine.types import EvidenceUnit
 from factories import believing_gate
 
 # Python 3.11's logging HOWTO (PSF-2.0): the section the answer "3.2" came from, which never names
@@ -86,3 +87,27 @@ def test_a_file_type_the_passage_never_mentions_is_unwritten() -> None:
     assert unwritten(question, "Workbooks saved as XLSX files are read with openpyxl.") == ""
     assert unwritten(question, "Save it with the .xlsx extension.") == ""
     assert unwritten(question, "xlsxwriter writes workbooks.") != ""  # another word
+
+
+def test_a_method_written_as_a_call_in_its_classs_section_is_the_questions_dotted_name() -> None:
+    # Python's sqlite3 reference, a window session: "What does Connection.commit do?" was refused,
+    # though the passage under sqlite3.Connection says what commit() does.
+    passage = "commit()\n\nCommit any pending transaction to the database."
+    unit = EvidenceUnit(
+        "v-00001", "sqlite3.html", "v", 1, passage, 0, len(passage), section="sqlite3.Connection"
+    )
+    read = under_its_name(unit)
+    assert read == f"sqlite3.Connection\n{passage}"
+    question = "What does Connection.commit do?"
+    assert unwritten(question, read) == ""
+    assert unwritten(question, passage)  # alone, the passage does not say whose commit it is
+    # under another class, or naming the class without the call, it is not written
+    assert unwritten(question, f"sqlite3.Cursor\n{passage}")
+    assert unwritten(question, "sqlite3.Connection\nEach open database is a Connection; commit changes.")
+    # a section that is no API name, or one the passage opens with, is left as it is
+    for section, text in (
+        ("Transaction control", passage),
+        ("sqlite3.connect", "sqlite3.connect(database)\n\nOpen."),
+    ):
+        other = EvidenceUnit("v-00002", "sqlite3.html", "v", 2, text, 0, len(text), section=section)
+        assert under_its_name(other) == text

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from ..types import EvidenceUnit
+
 # A dotted or underscored word, maybe ending in "()": "logging.getHandlerByName()", "raise_exceptions".
 _CODE = re.compile(r"(?<![\w./-])[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?(?![\w/-])")
 _CAMEL = re.compile(r"^[a-z]{2,}[a-z0-9]*[A-Z]\w*$")
@@ -62,4 +64,29 @@ def unwritten(question: str, passage: str) -> str:
 def _written(name: str, passage: str) -> bool:
     if name.startswith("."):  # a file extension, in any case, with or without its dot
         return bool(re.search(rf"(?<![\w-]){re.escape(name[1:])}(?!\w)", passage, re.IGNORECASE))
-    return bool(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", passage))
+    if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", passage):
+        return True
+    # A method written as a call in its class's section ("commit()" under "sqlite3.Connection", the
+    # section's name first: under_its_name) is the question's "Connection.commit".
+    qualifier, _, member = name.rpartition(".")
+    heading = passage.lstrip().split("\n", 1)[0]
+    return bool(
+        qualifier
+        and re.search(rf"(?<!\w){re.escape(qualifier)}(?!\w)", heading)
+        and re.search(rf"(?<![\w.]){re.escape(member)}\(", passage)
+    )
+
+
+# An API object's name as a section's label ("sqlite3.Connection", html.py's definitions).
+_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def under_its_name(unit: EvidenceUnit) -> str:
+    """The text a claim about `unit` is checked against: a passage of an API object's section opens
+    with the object's name, when its first line does not write it already. "What does
+    Connection.commit do?" was refused though the passage says what "commit()" does: it stands in
+    sqlite3.Connection's section, which its own words do not name."""
+    text = unit.index_text
+    if _API_NAME.fullmatch(unit.section) and unit.section not in text.lstrip().split("\n", 1)[0]:
+        return f"{unit.section}\n{text}"
+    return text

@@ -38,6 +38,7 @@ from .about_document import TITLE_PAGE
 from .asides import AsideKind, asides
 from .certainty import answer_certainty, generated_tokens
 from .claims import split_claims
+from .code_names import under_its_name
 from .conflicts import find_conflicts
 from .crosslingual import ClaimLanguages, InLanguage
 from .declined import declined_quote
@@ -377,7 +378,7 @@ class AnswerFlow:
         as_written = InLanguage(UNDETERMINED, claim, question, translated=False)
         if languages is None or not cited:
             verdict = self.verifier.check(
-                claim, [c.unit.index_text for c in cited], question, certainty=certainty
+                claim, [under_its_name(c.unit) for c in cited], question, certainty=certainty
             )
             return _placed(verdict, cited, claim, question), list(cited), as_written
         groups: dict[str, list[Candidate]] = {}
@@ -391,7 +392,7 @@ class AnswerFlow:
                 verdict = Verdict(False, f"could not be put into {name} to check it", 0.0, -1, "translation")
                 found = (verdict, group, as_written)
             else:
-                texts = [c.unit.index_text for c in group]
+                texts = [under_its_name(c.unit) for c in group]
                 verdict = self.verifier.check(how.claim, texts, how.question, language, certainty)
                 verdict = _placed(verdict, group, how.claim, how.question)
                 found = (replace(verdict, method=how.note() + verdict.method), group, how)
