@@ -120,3 +120,8 @@ def test_of_a_tables_blocks_the_one_whose_row_the_question_names_is_shown_alone(
     )
     assert best_blocks([first, other], question) == [first, other]
     assert best_blocks([first, second], "Which district gave Coderre the most votes?") == [first, second]
+    # the same document's prose, and its other tables, are not blocks of this table: prose beside a
+    # table of the logging HOWTO failed with a KeyError
+    same_prose = EvidenceUnit("e-9", "/docs/election.csv", "v", 9, "Coderre won.", 0, 12)
+    totals = EvidenceUnit("e-8", "/docs/election.csv", "v", 8, "Joly,9", 0, 6, context="winner,districts")
+    assert best_blocks([second, first, same_prose, totals], question) == [first, same_prose, totals]

@@ -149,7 +149,10 @@ def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUn
     block is shown to the model as its best row alone, and of "district: 101-Bois-de-Liesse; Coderre:
     2481; ..." and "district: 141-Côte-de-Liesse; Coderre: 4308; ..." the 1.5B model cited the
     second for "How many votes did Coderre get in district 101-Bois-de-Liesse?" (a window session)."""
-    best: dict[str, int] = {}  # of a table whose block names one row: the most words its row shares
+    # A table is known by its document, title and header row: a document's prose passages and its
+    # other tables are not its blocks (the logging HOWTO's prose beside its table of levels made this
+    # fail with a KeyError, and "What is the numeric value of the ERROR level?" was not answered).
+    best: dict[tuple[str, str, str], int] = {}  # of a table whose block names one row: its best row's
     scored: dict[str, int] = {}
     for unit in units:
         rows = table_rows(unit)
@@ -159,8 +162,17 @@ def best_blocks(units: Sequence[EvidenceUnit], question: str) -> list[EvidenceUn
         shared = shared_words(written, question)
         scored[unit.unit_id] = max(shared, default=0)
         if _one_row(rows, written, shared, question) is not None:
-            best[unit.document] = max(best.get(unit.document, 0), scored[unit.unit_id])
-    return [u for u in units if u.document not in best or scored[u.unit_id] == best[u.document]]
+            table = _table_of(unit)
+            best[table] = max(best.get(table, 0), scored[unit.unit_id])
+    return [
+        u
+        for u in units
+        if u.unit_id not in scored or _table_of(u) not in best or scored[u.unit_id] == best[_table_of(u)]
+    ]
+
+
+def _table_of(unit: EvidenceUnit) -> tuple[str, str, str]:
+    return (unit.document, unit.section, unit.context)
 
 
 def written_rows(rows: list[list[tuple[str, str]]]) -> list[str]:
