@@ -50,6 +50,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: code name", None),
     ("guard: option", None),
     ("guard: answer type", None),
+    ("guard: list item", None),
     ("guard: cited number", None),
     ("guard: items", None),
     ("guard: cited work", None),

@@ -53,6 +53,7 @@ from .claims import sentences
 from .code_names import unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
+from .list_items import other_item
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
@@ -316,6 +317,11 @@ class ClaimVerifier:
                     return Verdict(
                         False, f"guard: answer type: {wrong_type}", coverage, index, "guard: answer type"
                     )
+                item = other_item(claim, passage, question)
+                if item:
+                    # "Which handler rotates log files once they reach a maximum size?" -
+                    # "TimedRotatingFileHandler": a name opening another item of the passage's list.
+                    return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
                 cited = cited_elsewhere(claim, passage, question)
                 if cited:
                     # "Who are the authors of the Rcpp introduction paper?" - "Eddelbuettel and
