@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import factories
@@ -65,13 +66,24 @@ def test_title_pages_of_the_best_candidates_documents_come_first() -> None:
     )
     pages = {"lmer.pdf": [unit(0, LMER)], "other.pdf": [unit(0, "An essay", document="other.pdf")]}
     put = with_title_pages(
-        retrieval, lambda document, first: pages[document][:first], lambda: {"lmer.pdf": META}
+        retrieval,
+        lambda document, first: pages[document][:first],
+        lambda: {"lmer.pdf": META, "other.pdf": DocumentMeta(authors=("Ann Roe",))},
     )
     assert [c.unit.unit_id for c in put.candidates] == ["lmer.pdf-0", "lmer.pdf-7"]  # as many as before
     assert put.candidates[0].ranks == {TITLE_PAGE: 0}
     assert put.trace[-1].stage == TITLE_PAGE
-    # a document without known authors adds nothing
-    assert with_title_pages(retrieval, lambda d, f: pages[d][:f], dict) is retrieval
+    # a document whose metadata names no author: its first passage, if prose (timedep.pdf names its
+    # authors under its title only); a table's first rows, or authors the opening never writes, add nothing
+    unnamed = with_title_pages(retrieval, lambda d, f: pages[d][:f], dict)
+    assert [c.unit.unit_id for c in unnamed.candidates] == ["lmer.pdf-0", "other.pdf-0"]
+    table = {d: [replace(u, context="Country | Gold") for u in us] for d, us in pages.items()}
+    assert with_title_pages(retrieval, lambda d, f: table[d][:f], dict) is retrieval
+    stranger = {
+        "lmer.pdf": DocumentMeta(authors=("Jane Doe",)),
+        "other.pdf": DocumentMeta(authors=("Ann Roe",)),
+    }
+    assert with_title_pages(retrieval, lambda d, f: pages[d][:f], lambda: stranger) is retrieval
 
 
 @pytest.mark.models

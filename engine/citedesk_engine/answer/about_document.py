@@ -51,20 +51,32 @@ def title_page(opening: Sequence[EvidenceUnit], meta: DocumentMeta) -> EvidenceU
     return None
 
 
+def unnamed_title_page(opening: Sequence[EvidenceUnit]) -> EvidenceUnit | None:
+    """The title page of a document whose metadata names no author: its first passage, when that is
+    prose. survival's timedep.pdf names its three authors under its title and nowhere in its
+    properties, and "Who wrote this paper?" was refused as off the documents. The model reads the
+    page and the gate checks that every name it answers is written there; a table's first rows name
+    no author and are left alone."""
+    return opening[0] if opening and not opening[0].context else None
+
+
 def with_title_pages(
     retrieval: Retrieval,
     opening: Callable[[str, int], Sequence[EvidenceUnit]],
     metadata: Callable[[], dict[str, DocumentMeta]],
 ) -> Retrieval:
     """`retrieval` with the title pages of the documents of its best candidates put first (ranked
-    under `TITLE_PAGE`), for a question asking who wrote the document: a document whose metadata
-    names no author, or whose opening passages write none of them, adds nothing."""
+    under `TITLE_PAGE`), for a question asking who wrote the document: the opening passage writing
+    an author the metadata names, or the first passage where it names none (`unnamed_title_page`); a
+    document whose opening passages write none of the authors its metadata names adds nothing."""
     documents = list(dict.fromkeys(c.unit.document for c in retrieval.candidates))[:_DOCUMENTS]
     known = metadata()
     pages = []
     for document in documents:
         meta = known.get(document)
-        page = title_page(opening(document, _OPENING_UNITS), meta) if meta is not None else None
+        first = opening(document, _OPENING_UNITS)
+        named = meta is not None and bool(meta.surnames())
+        page = title_page(first, meta) if meta is not None and named else unnamed_title_page(first)
         if page is not None:
             pages.append(page)
     if not pages:
