@@ -273,9 +273,11 @@ def test_an_api_definition_is_a_section_named_by_its_signature(tmp_path: Path) -
         "object.</p><p>If the data being deserialized is not a valid JSON document, a JSONDecodeError "
         "will be raised.</p></dd></dl>"
         "<dl class='py class'><dt class='sig sig-object py'>class json.JSONDecoder(*, strict=True)</dt>"
-        "<dd><p>Simple JSON decoder.</p><dl class='py method'><dt class='sig sig-object py'>decode(s)</dt>"
+        "<dd><p>Simple JSON decoder.</p><dl class='py method'>"
+        "<dt class='sig sig-object py' id='json.JSONDecoder.decode'>decode(s)</dt>"
         "<dd><p>Return the Python representation of s.</p></dd></dl></dd></dl>"
-        "<dl class='py data'><dt class='sig sig-object py'>json.MAX</dt><dd><p>A constant.</p></dd></dl>"
+        "<dl class='py data'><dt class='sig sig-object py' id='json.MAX'>json.MAX</dt>"
+        "<dd><p>A constant.</p></dd></dl>"
         "<p>The module never executes the text it reads.</p></body></html>",
         encoding="utf-8",
     )
@@ -290,10 +292,14 @@ def test_an_api_definition_is_a_section_named_by_its_signature(tmp_path: Path) -
     assert "Deserialize s to a Python object." in under(loads)
     assert "\u00b6" not in doc.text
     decoder = "class json.JSONDecoder(*, strict=True)"  # no id: the signature is the label
-    assert "decode(s)" in under(decoder) and "Return the Python representation of s." in under(decoder)
-    assert "decode(s)" not in {s.label for s in doc.segments}  # a method is read within its class
-    basic = under("Basic Usage")
-    assert "A constant." in basic and "The module never executes the text it reads." in basic
+    assert "Simple JSON decoder." in under(decoder)
+    # a method is a section within its class's, named by its full name
+    assert "Return the Python representation of s." in under("json.JSONDecoder.decode")
+    nodes = {n.label: n for n in doc.structure}
+    method, cls = nodes["json.JSONDecoder.decode"], nodes[decoder]
+    assert cls.start < method.start < method.end <= cls.end and method.level == cls.level + 1
+    assert "A constant." in under("json.MAX")  # a module's data: Flask's configuration keys
+    assert "The module never executes the text it reads." in under("Basic Usage")
     assert {"Basic Usage", loads, decoder} <= {n.label for n in doc.structure}
 
 

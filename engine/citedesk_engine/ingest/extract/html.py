@@ -171,21 +171,31 @@ def _read(child: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
 
 # The kinds of API object a documentation generator writes as a definition list: Sphinx's
 # <dl class="py function"><dt class="sig sig-object py" id="json.loads">, and the same for classes,
-# exceptions, methods, C functions and macros. Attributes, data and command-line options are short
-# items of the section they stand in, not sections of their own.
-_API_KINDS = {"function", "class", "exception", "method", "classmethod", "staticmethod", "decorator", "macro"}
+# exceptions, methods, properties, attributes, C functions and macros, and a module's data (Flask's
+# configuration keys: "What is the default value of MAX_CONTENT_LENGTH?" was answered 4093,
+# MAX_COOKIE_SIZE's default in the same passage).
+_API_KINDS = {
+    "function",
+    "class",
+    "exception",
+    "method",
+    "classmethod",
+    "staticmethod",
+    "property",
+    "decorator",
+    "macro",
+    "data",
+    "attribute",
+}
 
 
 def _defines_api(dl: lxml.html.HtmlElement) -> bool:
-    """A definition list of one API object, not inside another one's definition (a class's methods
-    are read within the class)."""
-
-    def api(element: lxml.html.HtmlElement) -> bool:
-        return bool(set((element.get("class") or "").split()) & _API_KINDS) and any(
-            "sig" in (dt.get("class") or "").split() for dt in element.findall("dt")
-        )
-
-    return api(dl) and not any(api(outer) for outer in dl.iterancestors("dl"))
+    """A definition list of one API object: its class names a kind, its term is a signature. A
+    class's methods and attributes are definitions too, sections within the class's (Flask's class
+    Flask holds two hundred of them: a passage in the middle of it named no method)."""
+    return bool(set((dl.get("class") or "").split()) & _API_KINDS) and any(
+        "sig" in (dt.get("class") or "").split() for dt in dl.findall("dt")
+    )
 
 
 def _read_definitions(dl: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
@@ -199,17 +209,26 @@ def _read_definitions(dl: lxml.html.HtmlElement, builder: DocumentBuilder) -> No
     for child in dl:
         tag = child.tag if isinstance(child.tag, str) else ""
         if tag == "dt":
-            # Sphinx's anchor is the object's full name ("json.loads"); a C function's ("c.PyList_New")
-            # is not what its signature writes, and the signature stays the label.
-            name = child.get("id") or ""
-            builder.heading(
-                child.text_content(), level, name if name and name in child.text_content() else ""
-            )
+            builder.heading(child.text_content(), level, _object_name(child))
         elif tag == "dd" and _holds_blocks(child):
             _walk_mixed(child, builder)
         elif tag == "dd":
             _read(child, builder)
     builder.end_heading(level)
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _object_name(dt: lxml.html.HtmlElement) -> str:
+    """The full name of the object a signature defines: Sphinx's anchor ("json.loads", and
+    "json.JSONDecoder.decode" for "decode(s)" in its class), without the C domain's "c."
+    ("c.PyList_New"); "" when the anchor is no name the signature writes (the signature is then the
+    label)."""
+    anchor = (dt.get("id") or "").removeprefix("c.")
+    if not _DOTTED.fullmatch(anchor) or anchor.rsplit(".", 1)[-1] not in dt.text_content():
+        return ""
+    return anchor
 
 
 def _walk_mixed(element: lxml.html.HtmlElement, builder: DocumentBuilder) -> None:
