@@ -131,6 +131,12 @@ def test_a_method_the_passage_calls_by_a_word_of_the_question_goes_to_the_verifi
     # A word the passage never writes as a call still adds nothing.
     verdict = judged(1.0)[0].check("ERROR", [passage], question)
     assert not verdict.supported and "adds nothing" in verdict.method
+    # Flask's configuration reference: a key written as code names what the question describes.
+    config = "SECRET_KEY\n\nA secret key that will be used for securely signing the session cookie."
+    asked = "Which config key sets the secret key?"
+    verdict = judged(0.9)[0].check("SECRET_KEY", [config], asked)
+    assert verdict.supported and "a name the passage gives" in verdict.method, verdict.method
+    assert not judged(0.9)[0].check("secret key", [config], asked).supported
 
 
 def test_the_questions_own_name_adds_nothing_even_as_a_possessive() -> None:
@@ -630,6 +636,23 @@ def test_a_number_is_no_answer_to_where_or_who() -> None:
         "5 Main Street", ["The office is at 5 Main Street."], "Where is the office?"
     ).supported
     assert verifier.check("10", [passage], "How many raters rated each feature?").supported
+
+
+def test_an_empty_value_the_passage_gives_a_setting_is_an_answer() -> None:
+    # Flask's configuration reference: "None" was refused as an empty claim.
+    passage = (
+        "MAX_CONTENT_LENGTH\n\nDon't read more than this many bytes from the incoming request data. "
+        "Default: None"
+    )
+    question = "What is the default value of MAX_CONTENT_LENGTH?"
+    for claim in ("None", "`None`", "None."):
+        verdict = judged(0.9)[0].check(claim, [passage], question)
+        assert verdict.supported and "a value the passage gives" in verdict.method, (claim, verdict.method)
+    assert not judged(0.05)[0].check("None", [passage], question).supported
+    # the English word is no value, and a value the passage never gives is none of its answers
+    english = "None of the requests was read in full."
+    assert not judged(0.9)[0].check("None", [english], "How many requests were read in full?").supported
+    assert not judged(0.9)[0].check("null", [passage], question).supported
 
 
 def test_a_value_is_no_answer_to_what_something_does_or_why() -> None:

@@ -38,16 +38,17 @@ def code_names(question: str) -> list[str]:
     for match in _CODE.finditer(question):
         bare = match.group().removesuffix("()")
         parts = bare.split(".")
-        if any(len(part) < 2 for part in parts) or not (_is_code(bare) or match.group().endswith("()")):
+        if any(len(part) < 2 for part in parts) or not (is_code(bare) or match.group().endswith("()")):
             continue  # "e.g.", "U.S."; an English word
-        name = parts[-1] if len(parts) > 1 and _is_code(parts[-1]) else bare
+        name = parts[-1] if len(parts) > 1 and is_code(parts[-1]) else bare
         if len(name) >= 3 and name not in found:
             found.append(name)
     found += [f".{m.group(1)}" for m in _EXTENSION.finditer(question) if f".{m.group(1)}" not in found]
     return found
 
 
-def _is_code(word: str) -> bool:
+def is_code(word: str) -> bool:
+    """Whether a word is written as code: a dot or underscore inside, or camel case."""
     return "." in word or "_" in word.strip("_") or bool(_CAMEL.match(word))
 
 

@@ -50,7 +50,7 @@ from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted, condition
 from .cited_works import bibliographic_only, cited_elsewhere, in_reference_entry, names_cited_work
 from .claims import sentences
-from .code_names import unwritten
+from .code_names import is_code, unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
 from .list_items import other_item
@@ -201,6 +201,19 @@ class ClaimVerifier:
                 index,
                 0.0,
                 "a number the passage states",
+                span=True,
+                certainty=certainty,
+            )
+        if not claim_stems and question and _null_value_in(claim, passage):
+            # "None": the value the passage gives a setting ("Default: None"), not the English word.
+            return self._judge_answer(
+                judge,
+                claim,
+                passage,
+                question,
+                index,
+                0.0,
+                "a value the passage gives",
                 span=True,
                 certainty=certainty,
             )
@@ -551,15 +564,19 @@ def _names_new_phrase(claim: str, passage: str, question: str) -> bool:
 
 
 def _names_a_call(claim: str, passage: str, question: str) -> bool:
-    """A one-word answer that the passage writes as a function or method ("exception(msg, *args)")
-    and the question does not: "Which Logger method logs a message with level ERROR and adds
-    exception information?" - "exception" names the method, though the question says "exception"
-    (a window session on Python's logging reference refused it as repeating the question)."""
+    """A one-word answer that the passage writes as a function or method ("exception(msg, *args)"),
+    or as any other code name ("SECRET_KEY"), and the question does not: "Which Logger method logs a
+    message with level ERROR and adds exception information?" - "exception" names the method, though
+    the question says "exception" (a window session on Python's logging reference refused it as
+    repeating the question); "Which config key sets the secret key?" - "SECRET_KEY" names the key."""
     name = claim.strip().strip("`").removesuffix("()").rstrip(".")
     if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
         return False
     call = re.compile(rf"(?<![\w.]){re.escape(name)}\(")
-    return bool(call.search(passage)) and not call.search(question)
+    if call.search(passage) and not call.search(question):
+        return True
+    written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+    return is_code(name) and bool(written.search(passage)) and not written.search(question)
 
 
 def _plain_words(text: str) -> list[str]:
@@ -589,6 +606,20 @@ def _count_in(claim: str, passage: str) -> bool:
     said = words(claim)
     counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in said)
     return bool(said) and counts and set(said) <= set(words(passage))
+
+
+_NULL = ("None", "null", "NULL", "nil")
+
+
+def _null_value_in(claim: str, passage: str) -> bool:
+    """The claim is only an empty value ("None", "null") and the passage gives it as a value:
+    after a colon or an equals sign ("Default: None", "timeout=None"), or after "is", "to" or
+    "defaults to"; written as code, in its case. "What is the default value of MAX_CONTENT_LENGTH?" -
+    "None" was refused as an empty claim (Flask's configuration reference)."""
+    value = claim.strip().strip("`'\"").rstrip(".")
+    if value not in _NULL:
+        return False
+    return bool(re.search(rf"(?:[:=]\s*|\b(?:is|to)\s+)[`'\"]?{value}(?![\w-])", passage))
 
 
 def _missing_names(claim: str, passage: str, question: str) -> set[str]:
