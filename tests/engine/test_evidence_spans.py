@@ -168,3 +168,13 @@ def test_an_answer_sharing_a_stem_with_the_question_is_marked_where_it_is_writte
         "\n\nRaises an auditing event sqlite3.connect/handle with argument connection_handle."
     )
     assert spanned("Connection", passage, "What does sqlite3.connect return?") == ["Connection"]
+
+
+def test_a_value_without_words_is_marked_where_it_is_written() -> None:
+    # Flask's configuration reference: "None" was marked as the whole passage.
+    passage = (
+        "MAX_CONTENT_LENGTH\n\nDon't read more than this many bytes from the incoming request data. If not "
+        "set, no data will be read for security.\n\nDefault: None"
+    )
+    assert spanned("None", passage, "What is the default value of MAX_CONTENT_LENGTH?") == ["Default: None"]
+    assert spanned("none", passage, "What is the default value of MAX_CONTENT_LENGTH?") == []

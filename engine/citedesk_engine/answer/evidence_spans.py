@@ -64,15 +64,16 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     asked = terms(question)
     added = terms(claim) - asked
     wanted = added or terms(claim)
-    if not wanted:
+    # An answer whose stems are all the question's, or that has none ("None", a setting's value), is
+    # looked for as written: "Connection" and the question's "sqlite3.connect" share a stem, and
+    # "Raises an auditing event sqlite3.connect ..." was marked for "What does sqlite3.connect
+    # return?" - "Connection", not the line "Connection" under "Return type:" (nor "... with argument
+    # connection_handle", whose word is not the answer).
+    verbatim = None if added else _as_written(claim)
+    if not wanted and verbatim is None:
         return ()
     parts = _paragraphed(passage, sentence_spans(passage))
     stems = [terms(passage[a:b]) for a, b in parts]
-    # An answer whose stems are all the question's is looked for as written: "Connection" and the
-    # question's "sqlite3.connect" share a stem, and "Raises an auditing event sqlite3.connect ..."
-    # was marked for "What does sqlite3.connect return?" - "Connection", not the line "Connection"
-    # under "Return type:" (nor "... with argument connection_handle", whose word is not the answer).
-    verbatim = None if added else _as_written(claim)
     best: tuple[tuple[int, int, int, int, int], tuple[int, int]] | None = None
     for size in range(1, _MOST_SENTENCES + 1):
         for first in range(0, len(parts) - size + 1):
@@ -83,7 +84,7 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
             # most of the question's, then the fewest other words: the sentence most about the
             # claim, as the gate reads it.
             score = (len(wanted & held), as_written, -size, len(asked & held), -len(held))
-            if score[0] and (best is None or score > best[0]):
+            if (score[0] or score[1]) and (best is None or score > best[0]):
                 best = (score, (first, first + size))
     if best is None:
         return ()
