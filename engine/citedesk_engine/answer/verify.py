@@ -191,32 +191,14 @@ class ClaimVerifier:
             if why:
                 return Verdict(False, f"guard: {what}: {why}", 0.0, index, f"guard: {what}")
         claim_stems = set(content_stems(claim))
-        if not claim_stems and question and _count_in(claim, passage):
-            # "one" (Super Bowl): a count the passage states, read by the verifier with its question.
-            return self._judge_answer(
-                judge,
-                claim,
-                passage,
-                question,
-                index,
-                0.0,
-                "a number the passage states",
-                span=True,
-                certainty=certainty,
-            )
-        if not claim_stems and question and _null_value_in(claim, passage):
-            # "None": the value the passage gives a setting ("Default: None"), not the English word.
-            return self._judge_answer(
-                judge,
-                claim,
-                passage,
-                question,
-                index,
-                0.0,
-                "a value the passage gives",
-                span=True,
-                certainty=certainty,
-            )
+        if not claim_stems and question:
+            # "one" (Super Bowl): a count the passage states; "None": the value it gives a setting
+            # ("Default: None"), not the English word. The verifier reads either with its question.
+            stated = _stated_value(claim, passage)
+            if stated:
+                return self._judge_answer(
+                    judge, claim, passage, question, index, 0.0, stated, span=True, certainty=certainty
+                )
         if not claim_stems:
             return Verdict(False, "empty claim", 0.0, index, "empty claim")
         window, coverage = self._best_window(claim_stems, passage, question)
@@ -606,6 +588,15 @@ def _count_in(claim: str, passage: str) -> bool:
     said = words(claim)
     counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in said)
     return bool(said) and counts and set(said) <= set(words(passage))
+
+
+def _stated_value(claim: str, passage: str) -> str:
+    """What a claim without content words is, when the passage states it: a count or an empty value."""
+    if _count_in(claim, passage):
+        return "a number the passage states"
+    if _null_value_in(claim, passage):
+        return "a value the passage gives"
+    return ""
 
 
 _NULL = ("None", "null", "NULL", "nil")
