@@ -40,7 +40,7 @@ from pathlib import Path
 from citedesk_engine import Engine
 from citedesk_engine.answer.answer_span import agreement
 from citedesk_engine.answer.certainty import word_probabilities
-from citedesk_engine.answer.verify import SHORT_ANSWER_WORDS
+from citedesk_engine.answer.text import SHORT_ANSWER_WORDS
 from citedesk_engine.config import Config, cache_dir
 from citedesk_engine.evaluate.questions import normalize
 from citedesk_engine.models.reader import build_answer_reader

@@ -11,8 +11,7 @@ from typing import Any
 
 from .answer.claims import sentence_spans
 from .answer.evidence_spans import spans_in_source
-from .answer.text import answer_length, shorten, terms
-from .answer.verify import SHORT_ANSWER_WORDS
+from .answer.text import SHORT_ANSWER_WORDS, answer_length, shorten, terms
 from .index.table_keys import cell_separator
 from .serialize import plain
 from .types import Answer, Claim, Decision, DocumentMeta, SourceRef

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from ..protocols import Generator, ReportsTokens
 from ..types import GeneratedToken
 from .claims import CITATION
-from .text import answer_length
-from .verify import SHORT_ANSWER_WORDS
+from .text import SHORT_ANSWER_WORDS, answer_length
 
 
 def generated_tokens(generator: Generator) -> list[GeneratedToken]:

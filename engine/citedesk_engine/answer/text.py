@@ -165,6 +165,9 @@ REFERENCE_TERM = (
 DATE_OR_TIME = re.compile(r"\d+(?:[-:/]\d+)+")  # 1993-08-16, 11:59:01, 06/30/2025
 
 
+SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
+
+
 def answer_length(text: str) -> int:
     """How many words an answer has, a figure written as digit groups counting as one: "2023-02-04
     11:59:01 UTC" is three words (a date, a time, a zone), not seven."""

@@ -46,11 +46,12 @@ import numpy as np
 
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
+from .answer_adds import adds_nothing, names_a_call, names_an_option, names_new_phrase, stated_value
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted, condition
 from .cited_works import bibliographic_only, cited_elsewhere, in_reference_entry, names_cited_work
 from .claims import sentences
-from .code_names import is_code, unwritten
+from .code_names import unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
 from .list_items import other_item
@@ -62,7 +63,7 @@ from .subjects import subject_moved
 from .table_rows import name_in_no_row, wrong_cell
 from .text import (
     NUMBER_WORDS,
-    STOPWORDS,
+    SHORT_ANSWER_WORDS,
     answer_length,
     content_stems,
     names,
@@ -78,24 +79,7 @@ _MORE = re.compile(r"\b(?:more than|over|above|at least|greater than|exceed(?:s|
 _LESS = re.compile(r"\b(?:less than|under|below|fewer than|at most)" + _BOUND)
 # Languages that capitalise every noun: a capital there is no sign of a name.
 NOUNS_CAPITALISED = frozenset({"de", "lb"})
-SHORT_ANSWER_WORDS = 5  # "Tony Martin", "born December 13, 1925", "The Beggar's Opera"
 _YES_NO = re.compile(r"^\s*(?:yes|no|ja|nein|oui|non)\W*$", re.IGNORECASE)
-# Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
-# question word ("Between Bob Fosse and Emile Ardolino who has worked more recently?").
-_OFFERED = re.compile(
-    r"[^,;:?]*\bor\b[^,;:?]*|\bbetween\b.*?(?=\b(?:who|which|what|when|where|how)\b|[,;:?]|$)",
-    re.IGNORECASE,
-)
-# The name just before "or", when the question runs into it without a comma ("Which opera was
-# performed first The Midsummer Marriage or The Beggar's Opera?"): the alternative is the name, not the
-# whole clause (whose words "performed first" would make any comparison sentence an option).
-_NAME_BEFORE_OR = re.compile(
-    r"[A-Z0-9][\w'’.&-]*(?:\s+(?:(?:of|the|for|and|in|on|a|an|de|la|le|von|van|der)\s+)*[A-Z0-9][\w'’.&-]*)*\s*$"
-)
-_OR = re.compile(r"\bor\b", re.IGNORECASE)
-# Two names joined by "and" after "of" or "to" ("Who was born first out of Ash Lieb and Robert
-# Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
-_NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +130,15 @@ class ClaimVerifier:
             )
             if stated != passage and question and (verdict is None or not verdict.supported):
                 verdict = (
-                    self._under_condition(claim, passage, question, index, judge, language, certainty)
+                    _under_condition(
+                        claim,
+                        passage,
+                        question,
+                        stated,
+                        lambda text, at=index: self._check_one(
+                            claim, text, question, at, judge, language, certainty
+                        ),
+                    )
                     or verdict
                 )
             if verdict is None or (not verdict.supported and stated != passage):
@@ -194,7 +186,7 @@ class ClaimVerifier:
         if not claim_stems and question:
             # "one" (Super Bowl): a count the passage states; "None": the value it gives a setting
             # ("Default: None"), not the English word. The verifier reads either with its question.
-            stated = _stated_value(claim, passage)
+            stated = stated_value(claim, passage)
             if stated:
                 return self._judge_answer(
                     judge, claim, passage, question, index, 0.0, stated, span=True, certainty=certainty
@@ -221,7 +213,7 @@ class ClaimVerifier:
         if (
             question
             and negated(claim) == negated(question)
-            and _adds_nothing(claim, claim_stems, passage, question)
+            and adds_nothing(claim, claim_stems, passage, question)
         ):
             # Decided before the word-order guards: a restated question is refused for that, not for a
             # negation or a role its restating happens to move ("indent" for a question about
@@ -261,7 +253,7 @@ class ClaimVerifier:
             # (restating the question proves nothing).
             answer_stems = claim_stems - set(content_stems(question))
             short = answer_length(claim) <= SHORT_ANSWER_WORDS
-            if not answer_stems and _names_an_option(claim_stems, question):
+            if not answer_stems and names_an_option(claim_stems, question):
                 # "Which came first, A or B?" - "B": the answer names one of the alternatives the
                 # question offers (however long the name) and nothing else; the verifier decides. A
                 # sentence built of the question's words ("B came first") is refused as adding nothing: the
@@ -273,7 +265,7 @@ class ClaimVerifier:
                     judge, claim, passage, question, index, coverage, "one of the question's options"
                 )
             if not answer_stems and (
-                _names_new_phrase(claim, passage, question) or _names_a_call(claim, passage, question)
+                names_new_phrase(claim, passage, question) or names_a_call(claim, passage, question)
             ):
                 # "What concert held at Oslo Spektrum honors Nobel Peace Prize laureates?" - "Nobel
                 # Peace Prize Concert": every word is the question's, but the name they make is the
@@ -416,40 +408,6 @@ class ClaimVerifier:
             return Verdict(True, f"{what}, verifier {support:.2f}{read}", coverage, index, "verifier")
         return Verdict(False, f"verifier: not {what} ({support:.2f})", coverage, index, "verifier")
 
-    def _under_condition(
-        self,
-        claim: str,
-        passage: str,
-        question: str,
-        index: int,
-        judge: ClaimJudge | None,
-        language: str,
-        certainty: float | None,
-    ) -> Verdict | None:
-        """A short answer that stands on what the passage says happens under a condition: "What
-        exception does json.loads raise?" - "JSONDecodeError", from "If the data being deserialized
-        is not a valid JSON document, a JSONDecodeError will be raised." (a window session refused
-        it as supposed). The question asks what happens, the passage says when; the verdict names
-        the condition, so the reader sees it with the answer. A statement is not given its condition
-        back: "Viber deletes the address book" drops the "if you deactivate your account" that the
-        passage sets. None when the conditions do not make it stand."""
-        if answer_length(claim) > SHORT_ANSWER_WORDS:
-            return None
-        conditional = asserted(passage, claim, question, conditions=True)
-        if conditional == asserted(passage, claim, question):
-            return None
-        verdict = self._check_one(claim, conditional, question, index, judge, language, certainty)
-        if not verdict.supported:
-            return None
-        claim_stems = set(content_stems(claim))
-        stated_under = max(
-            (a for a in asides(passage) if condition(a)),
-            key=lambda a: sum(1 for s in claim_stems if _matches(s, set(content_stems(a.text)))),
-        )
-        return replace(
-            verdict, method=f"{verdict.method}; the passage says so when: “{condition(stated_under)}”"
-        )
-
     def _doubted(self, certainty: float | None) -> bool:
         """Whether the answer model hesitated over a short answer: its least sure word below
         `reader_below_certainty`. Unknown (a server, `citedesk verify`) counts as doubted only when
@@ -483,6 +441,33 @@ class ClaimVerifier:
         return float(np.dot(vectors[0], vectors[1]))
 
 
+def _under_condition(
+    claim: str, passage: str, question: str, stated: str, check: Callable[[str], Verdict]
+) -> Verdict | None:
+    """A short answer that stands on what the passage says happens under a condition: "What exception
+    does json.loads raise?" - "JSONDecodeError", from "If the data being deserialized is not a valid
+    JSON document, a JSONDecodeError will be raised." (a window session refused it as supposed). The
+    question asks what happens, the passage says when; the verdict names the condition, so the reader
+    sees it with the answer. A statement is not given its condition back: "Viber deletes the address
+    book" drops the "if you deactivate your account" that the passage sets. `stated` is what the
+    passage asserts without its conditions, `check` judges the claim against a text. None when the
+    conditions do not make it stand."""
+    if answer_length(claim) > SHORT_ANSWER_WORDS:
+        return None
+    conditional = asserted(passage, claim, question, conditions=True)
+    if conditional == stated:
+        return None
+    verdict = check(conditional)
+    if not verdict.supported:
+        return None
+    claim_stems = set(content_stems(claim))
+    stated_under = max(
+        (a for a in asides(passage) if condition(a)),
+        key=lambda a: sum(1 for s in claim_stems if _matches(s, set(content_stems(a.text)))),
+    )
+    return replace(verdict, method=f"{verdict.method}; the passage says so when: “{condition(stated_under)}”")
+
+
 def _not_asserted(claim: str, passage: str, index: int, otherwise: Verdict | None = None) -> Verdict:
     """The claim's words stand in what the passage does not assert (half of them or more in one
     aside, and more than in the asserted text's best window): say so, naming what it is; else the
@@ -507,110 +492,9 @@ _ASIDE_NAMES = {
 }
 
 
-def _adds_nothing(claim: str, claim_stems: set[str], passage: str, question: str) -> bool:
-    """Every word of the answer is the question's, and they make no choice among the question's
-    alternatives, no name of the passage's, no call the passage writes: it repeats the question."""
-    if claim_stems - set(content_stems(question)):
-        return False
-    return not (
-        _names_an_option(claim_stems, question)
-        or _names_new_phrase(claim, passage, question)
-        or _names_a_call(claim, passage, question)
-    )
-
-
-def _names_an_option(claim_stems: set[str], question: str) -> bool:
-    """The question offers alternatives ("A or B", "between A and B", "of A and B") and the answer
-    names some of them, not all, and nothing else."""
-    clauses = [_offered(m.group(0)) for m in _OFFERED.finditer(question)]
-    clauses += [m.group(1) for m in _NAMED_PAIR.finditer(question)]
-    offered = set(content_stems(" ".join(clauses)))
-    return bool(claim_stems) and claim_stems < offered
-
-
-def _names_new_phrase(claim: str, passage: str, question: str) -> bool:
-    """A short answer whose words all come from the question but stand together, in this order, only
-    in the passage: the name or term the passage gives ("Nobel Peace Prize Concert",
-    "Rcpp.package.skeleton" for "Which Rcpp function creates the skeleton of a new package?"). Words
-    are compared as written, a possessive aside ("Maëlle Salmon" is the question's "Maëlle Salmon's")."""
-    written = _plain_words(claim)
-    if written[:1] and written[0] in ("the", "a", "an"):
-        written = written[1:]
-    if not written or len(written) > SHORT_ANSWER_WORDS or all(w in STOPWORDS for w in written):
-        return False
-    phrase = f" {' '.join(written)} "
-    return (
-        phrase in f" {' '.join(_plain_words(passage))} "
-        and phrase not in f" {' '.join(_plain_words(question))} "
-    )
-
-
-def _names_a_call(claim: str, passage: str, question: str) -> bool:
-    """A one-word answer that the passage writes as a function or method ("exception(msg, *args)"),
-    or as any other code name ("SECRET_KEY"), and the question does not: "Which Logger method logs a
-    message with level ERROR and adds exception information?" - "exception" names the method, though
-    the question says "exception" (a window session on Python's logging reference refused it as
-    repeating the question); "Which config key sets the secret key?" - "SECRET_KEY" names the key."""
-    name = claim.strip().strip("`").removesuffix("()").rstrip(".")
-    if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
-        return False
-    call = re.compile(rf"(?<![\w.]){re.escape(name)}\(")
-    if call.search(passage) and not call.search(question):
-        return True
-    written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
-    return is_code(name) and bool(written.search(passage)) and not written.search(question)
-
-
-def _plain_words(text: str) -> list[str]:
-    return [w.removesuffix("'s") for w in words(text)]
-
-
-def _offered(clause: str) -> str:
-    """The alternatives of an "A or B" clause: A starts at the name before "or" when the clause has
-    lowercase words before that name (no comma set the alternatives apart)."""
-    split = _OR.search(clause)
-    if split is None:
-        return clause
-    left = clause[: split.start()]
-    name = _NAME_BEFORE_OR.search(left)
-    if name and any(word[:1].islower() for word in left[: name.start()].split()):
-        return clause[name.start() :]
-    return clause
-
-
 def _as_number(word: str) -> str:
     """A number word or a digit string as `numbers` normalises it ("two" -> "2", "1,200" -> "1200")."""
     return NUMBER_WORDS.get(word, word.replace(",", ""))
-
-
-def _count_in(claim: str, passage: str) -> bool:
-    """The claim is only a number ("one", "1,200") and the passage writes it the same way."""
-    said = words(claim)
-    counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in said)
-    return bool(said) and counts and set(said) <= set(words(passage))
-
-
-def _stated_value(claim: str, passage: str) -> str:
-    """What a claim without content words is, when the passage states it: a count or an empty value."""
-    if _count_in(claim, passage):
-        return "a number the passage states"
-    if _null_value_in(claim, passage):
-        return "a value the passage gives"
-    return ""
-
-
-_NULL = ("None", "null", "NULL", "nil")
-
-
-def _null_value_in(claim: str, passage: str) -> bool:
-    """The claim is only an empty value ("None", "null") and the passage gives it as a value:
-    after a colon or an equals sign ("Default: None", "timeout=None"), or after "is", "to" or
-    "defaults to"; written as code, in its case. "What is the default value of MAX_CONTENT_LENGTH?" -
-    "None" was refused as an empty claim (Flask's configuration reference)."""
-    value = claim.strip().strip("`'\"").rstrip(".")
-    if value not in _NULL:
-        return False
-    return bool(re.search(rf"(?:[:=]\s*|\b(?:is|to)\s+)[`'\"]?{value}(?![\w-])", passage))
 
 
 def _missing_names(claim: str, passage: str, question: str) -> set[str]:

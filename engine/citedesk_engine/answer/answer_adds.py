@@ -1,0 +1,129 @@
+"""What a short answer adds to its question: a choice among the alternatives the question offers, a
+name or term the passage gives, a call or code name the passage writes, a count or a value the passage
+states; or nothing, when it only repeats the question. The verifier (verify.py) reads an answer made
+of the question's words only when it adds one of these."""
+
+from __future__ import annotations
+
+import re
+
+from .code_names import is_code
+from .text import NUMBER_WORDS, SHORT_ANSWER_WORDS, STOPWORDS, content_stems, words
+
+# Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
+# question word ("Between Bob Fosse and Emile Ardolino who has worked more recently?").
+_OFFERED = re.compile(
+    r"[^,;:?]*\bor\b[^,;:?]*|\bbetween\b.*?(?=\b(?:who|which|what|when|where|how)\b|[,;:?]|$)",
+    re.IGNORECASE,
+)
+# The name just before "or", when the question runs into it without a comma ("Which opera was
+# performed first The Midsummer Marriage or The Beggar's Opera?"): the alternative is the name, not the
+# whole clause (whose words "performed first" would make any comparison sentence an option).
+_NAME_BEFORE_OR = re.compile(
+    r"[A-Z0-9][\w'’.&-]*(?:\s+(?:(?:of|the|for|and|in|on|a|an|de|la|le|von|van|der)\s+)*[A-Z0-9][\w'’.&-]*)*\s*$"
+)
+_OR = re.compile(r"\bor\b", re.IGNORECASE)
+# Two names joined by "and" after "of" or "to" ("Who was born first out of Ash Lieb and Robert
+# Frost?", "In regards to Mervyn Peake and Robert Erskine Childers, whose works ..."): case matters.
+_NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
+
+
+def adds_nothing(claim: str, claim_stems: set[str], passage: str, question: str) -> bool:
+    """Every word of the answer is the question's, and they make no choice among the question's
+    alternatives, no name of the passage's, no call the passage writes: it repeats the question."""
+    if claim_stems - set(content_stems(question)):
+        return False
+    return not (
+        names_an_option(claim_stems, question)
+        or names_new_phrase(claim, passage, question)
+        or names_a_call(claim, passage, question)
+    )
+
+
+def names_an_option(claim_stems: set[str], question: str) -> bool:
+    """The question offers alternatives ("A or B", "between A and B", "of A and B") and the answer
+    names some of them, not all, and nothing else."""
+    clauses = [_offered(m.group(0)) for m in _OFFERED.finditer(question)]
+    clauses += [m.group(1) for m in _NAMED_PAIR.finditer(question)]
+    offered = set(content_stems(" ".join(clauses)))
+    return bool(claim_stems) and claim_stems < offered
+
+
+def names_new_phrase(claim: str, passage: str, question: str) -> bool:
+    """A short answer whose words all come from the question but stand together, in this order, only
+    in the passage: the name or term the passage gives ("Nobel Peace Prize Concert",
+    "Rcpp.package.skeleton" for "Which Rcpp function creates the skeleton of a new package?"). Words
+    are compared as written, a possessive aside ("Maëlle Salmon" is the question's "Maëlle Salmon's")."""
+    written = _plain_words(claim)
+    if written[:1] and written[0] in ("the", "a", "an"):
+        written = written[1:]
+    if not written or len(written) > SHORT_ANSWER_WORDS or all(w in STOPWORDS for w in written):
+        return False
+    phrase = f" {' '.join(written)} "
+    return (
+        phrase in f" {' '.join(_plain_words(passage))} "
+        and phrase not in f" {' '.join(_plain_words(question))} "
+    )
+
+
+def names_a_call(claim: str, passage: str, question: str) -> bool:
+    """A one-word answer that the passage writes as a function or method ("exception(msg, *args)"),
+    or as any other code name ("SECRET_KEY"), and the question does not: "Which Logger method logs a
+    message with level ERROR and adds exception information?" - "exception" names the method, though
+    the question says "exception" (a window session on Python's logging reference refused it as
+    repeating the question); "Which config key sets the secret key?" - "SECRET_KEY" names the key."""
+    name = claim.strip().strip("`").removesuffix("()").rstrip(".")
+    if not re.fullmatch(r"[A-Za-z_][\w.]*", name):
+        return False
+    call = re.compile(rf"(?<![\w.]){re.escape(name)}\(")
+    if call.search(passage) and not call.search(question):
+        return True
+    written = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w])")
+    return is_code(name) and bool(written.search(passage)) and not written.search(question)
+
+
+def _plain_words(text: str) -> list[str]:
+    return [w.removesuffix("'s") for w in words(text)]
+
+
+def _offered(clause: str) -> str:
+    """The alternatives of an "A or B" clause: A starts at the name before "or" when the clause has
+    lowercase words before that name (no comma set the alternatives apart)."""
+    split = _OR.search(clause)
+    if split is None:
+        return clause
+    left = clause[: split.start()]
+    name = _NAME_BEFORE_OR.search(left)
+    if name and any(word[:1].islower() for word in left[: name.start()].split()):
+        return clause[name.start() :]
+    return clause
+
+
+def _count_in(claim: str, passage: str) -> bool:
+    """The claim is only a number ("one", "1,200") and the passage writes it the same way."""
+    said = words(claim)
+    counts = all(t in NUMBER_WORDS or t.replace(",", "").isdigit() for t in said)
+    return bool(said) and counts and set(said) <= set(words(passage))
+
+
+def stated_value(claim: str, passage: str) -> str:
+    """What a claim without content words is, when the passage states it: a count or an empty value."""
+    if _count_in(claim, passage):
+        return "a number the passage states"
+    if _null_value_in(claim, passage):
+        return "a value the passage gives"
+    return ""
+
+
+_NULL = ("None", "null", "NULL", "nil")
+
+
+def _null_value_in(claim: str, passage: str) -> bool:
+    """The claim is only an empty value ("None", "null") and the passage gives it as a value:
+    after a colon or an equals sign ("Default: None", "timeout=None"), or after "is", "to" or
+    "defaults to"; written as code, in its case. "What is the default value of MAX_CONTENT_LENGTH?" -
+    "None" was refused as an empty claim (Flask's configuration reference)."""
+    value = claim.strip().strip("`'\"").rstrip(".")
+    if value not in _NULL:
+        return False
+    return bool(re.search(rf"(?:[:=]\s*|\b(?:is|to)\s+)[`'\"]?{value}(?![\w-])", passage))
