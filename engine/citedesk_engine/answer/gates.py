@@ -17,7 +17,7 @@ from ..config import AnswerConfig
 from ..scripts import scripts_in
 from ..types import Candidate, EvidenceUnit, Refusal, Stage
 from .about_document import TITLE_PAGE
-from .text import content_stems, stem
+from .text import content_stems, identifiers, stem
 
 # Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
 SUPPORTED_SCRIPTS = frozenset(
@@ -99,11 +99,12 @@ def relevance_gate(
     calibrated_similarity: bool = True,
 ) -> tuple[list[Relevance], Refusal | None]:
     """A candidate is relevant when the question's words are in it and it means something close,
-    or when it is semantically very close, or (`calibrated_rerank`: the packaged reranker, whose
-    scores are probabilities) when the reranker judged it likely to answer; one shared word is never
-    enough. Passage vectors come from the index (`stored`): nothing is embedded again. `translated`
-    holds the question in other languages with its vector ({code: (text, vector)}): a candidate
-    whose document (`language_of`) is in one of them is judged against that question.
+    or when it is semantically very close, or when it writes the versions, dates or dotted names the
+    question names (`identifiers`) and enough of its words, or (`calibrated_rerank`: the packaged
+    reranker, whose scores are probabilities) when the reranker judged it likely to answer; one
+    shared word is never enough. Passage vectors come from the index (`stored`): nothing is embedded
+    again. `translated` holds the question in other languages with its vector ({code: (text,
+    vector)}): a candidate whose document (`language_of`) is in one of them is judged against that question.
 
     The similarity thresholds were chosen for the packaged English embedder; another embedder's
     cosines lie elsewhere (multilingual-e5-small's lie between about 0.7 and 1, its card says; an off-topic
@@ -113,6 +114,7 @@ def relevance_gate(
     if not candidates:
         return [], None
     asked = {"": (set(content_stems(question)), question_vector)}
+    names = identifiers(question)
     for code, (text, vector) in (translated or {}).items():
         asked[code] = (set(content_stems(text)), vector)
     vectors = stored([c.unit.unit_id for c in candidates])
@@ -127,6 +129,16 @@ def relevance_gate(
             stems |= abbreviated(question_stems, candidate.unit.context)
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
         whole_row = bool(candidate.unit.context) and row_covers(question_stems, candidate.unit)
+        # The version, date or dotted name asked about, written where the passage or its section
+        # does: "When was httpx 0.28.1 released?" and the changelog's "## 0.28.1 (6th December,
+        # 2024)" section, whose words the reranker and the embedder barely tell from 0.7.2's.
+        # Its section's words count with the passage's here: "The deprecated `proxies` argument has now
+        # been removed." under "0.28.0 (28th November, 2024)".
+        written = f"{candidate.unit.section}\n{candidate.unit.index_text}"
+        names_it = bool(names) and names <= identifiers(written)
+        if names_it:
+            within = stems | set(content_stems(candidate.unit.section))
+            names_it = len(question_stems & within) >= config.min_coverage * len(question_stems)
         vector = vectors.get(candidate.unit.unit_id)
         similarity = float(np.dot(question_vector, vector)) if vector is not None else 0.0
         rerank = candidate.rerank if calibrated_rerank else None
@@ -139,6 +151,7 @@ def relevance_gate(
         relevant = (
             by_meaning
             or whole_row
+            or names_it
             or TITLE_PAGE in candidate.ranks  # the names of who wrote it, asked (about_document.py)
             or (rerank is not None and config.min_rerank > 0 and rerank >= config.min_rerank)
         )
