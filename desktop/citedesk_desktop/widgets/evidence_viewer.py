@@ -380,6 +380,10 @@ class EvidenceViewer(QWidget):
         view.setPosition(self.claim_spans[0][0] if self.claim_spans else self.source.char_start)
         self.text.setTextCursor(view)
         self.text.centerCursor()
+        # Again once the pane has its size: shown just now (after a PDF page), its wrap width and
+        # height were stale, and the passage ended a screen or more above the view (a window
+        # session on Debian's FAQ).
+        QTimer.singleShot(0, self.text.centerCursor)
 
     def _selection(
         self, start: int, end: int, colour: QColor, *, strike: bool
