@@ -538,3 +538,25 @@ def test_the_windows_engine_reads_entities_in_worker_processes_only(tmp_path: Pa
     with open_interactive(tmp_path / "library") as engine:
         reader = engine.mention_reader()
         assert isinstance(reader, SpacyMentionReader) and reader._isolated
+
+
+def test_sigterm_closes_the_window_as_its_close_button_does(qtbot) -> None:
+    """A window session: the app killed with SIGTERM left the entity graph's worker processes running.
+    The signal now closes the window (its closing path saves the layout and shuts the engine down)."""
+    import os
+    import signal
+
+    from citedesk_desktop.app import close_on_signals
+    from PySide6.QtWidgets import QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    window.show()
+    previous = {n: signal.getsignal(n) for n in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    try:
+        close_on_signals(window)
+        os.kill(os.getpid(), signal.SIGTERM)
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=3_000)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
