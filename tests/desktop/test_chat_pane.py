@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from citedesk_desktop.widgets.chat_pane import ChatPane
+from citedesk_engine.index.conversations import ConversationInfo
 from citedesk_engine.types import Answer, Claim, Decision, Refusal, SourceRef, Stage
 from PySide6.QtCore import QUrl
 
@@ -448,3 +450,19 @@ def test_a_conversation_read_at_its_foot_stays_there_when_the_pane_narrows(qtbot
     pane.resize(700, 400)
     qtbot.wait(200)
     assert bar.value() == 0
+
+
+def test_delete_and_export_wait_for_a_selection_and_for_the_answer_being_written(qtbot) -> None:
+    """A window session: while a question was answered, Delete stayed enabled and did nothing."""
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    now = time.time()
+    pane.set_conversations([ConversationInfo("c1", "What is Debian 12 called?", now, now, 1)])
+    assert not pane.delete_button.isEnabled()  # nothing selected: nothing to delete
+    pane.conversations.item(0).setSelected(True)
+    pane.show_answer(cited(source("/docs/debian.csv", "debian.csv")))
+    assert pane.delete_button.isEnabled() and pane.export_button.isEnabled()
+    pane.set_busy(True)
+    assert not pane.delete_button.isEnabled() and not pane.export_button.isEnabled()
+    pane.set_busy(False)
+    assert pane.delete_button.isEnabled() and pane.export_button.isEnabled()

@@ -89,6 +89,7 @@ class ChatPane(QWidget):
         self.conversations.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.conversations.itemActivated.connect(self._open_item)
         self.conversations.itemClicked.connect(self._open_item)
+        self.conversations.itemSelectionChanged.connect(self._enable_list_buttons)
         self.new_button = QPushButton("New")
         self.new_button.setToolTip("Start a new conversation (Ctrl+N)")
         self.new_button.clicked.connect(self.new_conversation)
@@ -249,7 +250,7 @@ class ChatPane(QWidget):
             self.conversations.setItemWidget(item, label)
             if info.id == self.conversation:
                 item.setSelected(True)
-        self.delete_button.setEnabled(bool(conversations))
+        self._enable_list_buttons()
 
     def show_conversation(self, conversation: str, answers: list[Answer]) -> None:
         self._flush.stop()
@@ -269,6 +270,14 @@ class ChatPane(QWidget):
         self.stop_button.setEnabled(busy)
         self.conversations.setEnabled(not busy)
         self.new_button.setEnabled(not busy)
+        self._enable_list_buttons()
+
+    def _enable_list_buttons(self) -> None:
+        """Delete acts on the selected conversation and Export on the one shown, neither while a
+        question is answered (a window session: Delete stayed enabled then and did nothing)."""
+        idle = self.conversations.isEnabled()
+        self.delete_button.setEnabled(idle and bool(self.conversations.selectedItems()))
+        self.export_button.setEnabled(idle and bool(self.answers))
 
     @property
     def strategy(self) -> str:
@@ -442,7 +451,7 @@ class ChatPane(QWidget):
 
     def _render(self, *, follow: bool = True) -> None:
         """Draw the transcript; `follow` scrolls to its end (new text), else the reader's place stays."""
-        self.export_button.setEnabled(bool(self.answers))
+        self._enable_list_buttons()
         kept = self.transcript.verticalScrollBar().value()
         body = "".join(self._blocks)
         if self._stream:
