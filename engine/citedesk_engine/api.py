@@ -425,7 +425,8 @@ class Engine:
             # Stopped, or the generator failed (a server gone mid-answer): the question and what the
             # model had written are kept in the conversation, marked as stopped and unverified, so
             # nothing the user saw is lost; a failure is then raised for the caller to say.
-            answer = Answer(question, Decision.STOPPED, "".join(written).strip(), (), (), (), ())
+            trace = stopped.trace if isinstance(stopped, Cancelled) else ()
+            answer = Answer(question, Decision.STOPPED, "".join(written).strip(), (), (), (), trace)
             failure = stopped if isinstance(stopped, GeneratorError) else None
         else:
             failure = None

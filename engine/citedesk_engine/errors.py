@@ -14,6 +14,8 @@ EngineError
 
 from __future__ import annotations
 
+from .types import StageTrace
+
 
 class EngineError(Exception):
     """Base of every error the engine raises on purpose; the message is meant for the user."""
@@ -52,4 +54,7 @@ class EmbedderError(EngineError):
 
 
 class Cancelled(EngineError):
-    """The operation was cancelled by the caller."""
+    """The operation was cancelled by the caller. A question's carries the stages it had gone through
+    (`trace`: StageTrace records, the stage it was stopped in last), for its trace to show."""
+
+    trace: tuple[StageTrace, ...] = ()

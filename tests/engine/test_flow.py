@@ -232,6 +232,11 @@ def test_a_stopped_question_is_kept_in_its_conversation_with_what_the_model_wrot
         stopped = engine.ask(question, cancel=cancel, on_event=stop_after_two)
         assert stopped.decision is Decision.STOPPED and stopped.text == "Visitors may"
         assert stopped.claims == () and stopped.sources == () and stopped.refusal is None
+        # Its trace holds the stages it went through, the last the one it was stopped in (a window
+        # session's stopped question showed "0 stages, 0 ms").
+        stages = [t.stage for t in stopped.trace]
+        assert "retrieve" in stages[0] and "relevance" in stages and stages[-1] == "generate"
+        assert stopped.trace[-1].details == {"stopped": True}
         # Kept in a conversation of its own, which reopens with it; the next question follows it.
         assert [c.id for c in engine.conversations()] == [stopped.conversation]
         assert engine.conversations()[0].turns == 1

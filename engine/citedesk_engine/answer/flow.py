@@ -94,6 +94,23 @@ class AnswerFlow:
         if strategy not in STRATEGIES or (strategy == DEEP and self.deep is None):
             raise ConfigError(f"Unknown strategy {strategy!r}: choose {' or '.join(STRATEGIES)}.")
         run = _Run(question, on_event, cancel)
+        try:
+            return self._ask(run, question, k, mode, strategy, earlier, on_event, cancel)
+        except Cancelled as stopped:
+            stopped.trace = run.stopped()
+            raise
+
+    def _ask(
+        self,
+        run: _Run,
+        question: str,
+        k: int,
+        mode: str,
+        strategy: str,
+        earlier: Sequence[EarlierTurn],
+        on_event: EventCallback | None,
+        cancel: threading.Event | None,
+    ) -> Answer:
         if self.library_empty():
             return run.refuse(Refusal(Stage.NO_EVIDENCE, self.empty_reason))
         asked = question
@@ -493,12 +510,23 @@ class _Run:
         self.searched = ""  # the question as searched, when a follow-up was rewritten or folded
         self.quote = False  # the answer is a passage's sentence quoted, the model having declined
         self._started = time.perf_counter()
+        self._current = ""  # the stage under way
 
     def stage(self, name: str) -> None:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled("question cancelled")
         emit(self.on_event, StageStarted(name, self.question))
         self._started = time.perf_counter()
+        self._current = name
+
+    def stopped(self) -> tuple[StageTrace, ...]:
+        """The trace of a question the user stopped: the stages done, then the one it was stopped in
+        with the time spent in it (a window session's stopped question showed "0 stages, 0 ms")."""
+        done = {t.stage for t in self.trace}
+        if not self._current or self._current in done:
+            return tuple(self.trace)
+        spent = (time.perf_counter() - self._started) * 1000
+        return (*self.trace, StageTrace(self._current, 0, 0, spent, {"stopped": True}))
 
     def record(self, stage: str, into: int, out: int, **details: object) -> None:
         self.trace.append(StageTrace(stage, into, out, (time.perf_counter() - self._started) * 1000, details))
