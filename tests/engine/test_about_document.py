@@ -9,7 +9,15 @@ import factories
 import pymupdf
 import pytest
 from citedesk_engine import Engine
-from citedesk_engine.answer.about_document import TITLE_PAGE, asks_who_wrote, title_page, with_title_pages
+from citedesk_engine.answer.about_document import (
+    TITLE_PAGE,
+    asks_who_wrote,
+    names_no_one,
+    title_page,
+    with_title_pages,
+)
+from citedesk_engine.answer.verify import ClaimVerifier
+from citedesk_engine.config import VerifyConfig
 from citedesk_engine.types import Candidate, Decision, DocumentMeta, EvidenceUnit, Retrieval
 
 # lme4's JSS article (Debian's r-cran-lme4, GPL): its first passage.
@@ -113,3 +121,24 @@ def test_who_wrote_this_paper_is_answered_from_its_title_page(tmp_path: Path) ->
         # a question about someone else's work is not answered from the title page
         other = engine.ask("Who is the author of the book Moby-Dick?")
         assert "Kowalczyk" not in other.text
+
+
+# The zoo vignette (Debian's r-cran-zoo, GPL-2): the history of the project, on its first page.
+ZOO = (
+    "And this was the starting point for the zoo project: the first author of the present paper "
+    "needed more general support for ordered observations, independent of a particular index class, "
+    "for the package strucchange (Zeileis, Leisch, Hornik, and Kleiber 2002)."
+)
+
+
+def test_an_answer_to_who_wrote_it_must_name_someone() -> None:
+    """A window session: "Who wrote the zoo paper?" answered "The first author of the present paper",
+    verbatim from the passage, aligned 1.00 and shown as verified."""
+    question = "Who wrote the zoo paper?"
+    assert names_no_one("The first author of the present paper", question)
+    assert names_no_one("the authors", question)
+    for named in ("Achim Zeileis and Gabor Grothendieck", "Zeileis", "the R Core Team", "张三"):
+        assert not names_no_one(named, question), named
+    assert not names_no_one("the first author", "Who wrote strucchange?")  # not the document itself
+    verdict = ClaimVerifier(VerifyConfig()).check("The first author of the present paper", [ZOO], question)
+    assert not verdict.supported and "names no one" in verdict.method

@@ -46,6 +46,7 @@ import numpy as np
 
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
+from .about_document import names_no_one
 from .answer_adds import adds_nothing, names_a_call, names_an_option, names_new_phrase, stated_value
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted, condition
@@ -204,6 +205,14 @@ class ClaimVerifier:
         if missing_names:
             return Verdict(
                 False, f"guard: name {', '.join(sorted(missing_names))}", coverage, index, "guard: name"
+            )
+        if question and names_no_one(claim, question):
+            return Verdict(
+                False,
+                "guard: answer type: who wrote it, and the answer names no one",
+                coverage,
+                index,
+                "guard: answer type",
             )
         option = unpaired_option(claim, passage, question)
         if option:
