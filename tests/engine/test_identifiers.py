@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 from citedesk_engine.answer.gates import relevance_gate
-from citedesk_engine.answer.text import identifiers
 from citedesk_engine.config import AnswerConfig
+from citedesk_engine.identifiers import identifiers
 from citedesk_engine.index.lexical import LexicalIndex
 from citedesk_engine.types import Candidate, EvidenceUnit
 

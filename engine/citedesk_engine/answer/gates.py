@@ -14,10 +14,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..config import AnswerConfig
+from ..identifiers import identifiers
 from ..scripts import scripts_in
 from ..types import Candidate, EvidenceUnit, Refusal, Stage
 from .about_document import TITLE_PAGE
-from .text import content_stems, identifiers, stem
+from .text import content_stems, stem
 
 # Scripts the tokenizer, the embedder and the generator read (CiteNexus conformance: languages.json).
 SUPPORTED_SCRIPTS = frozenset(

@@ -189,22 +189,6 @@ def content_stems(text: str) -> list[str]:
     return [stem(w) for w in words(text) if w not in STOPWORDS and w not in NEGATIONS]
 
 
-# A name made of parts joined by dots, hyphens, colons or slashes, with a digit or a dot in it: a
-# version ("0.28.1"), a date ("2024-08-14"), a dotted name ("json.loads"), a code ("ISO-8859-1").
-# Plain hyphenated words ("well-known") are not names.
-_IDENTIFIER = re.compile(r"(?<![\w.\-:/])\w+(?:[.\-:/]\w+)+")
-
-
-def identifiers(text: str) -> set[str]:
-    """The versions, dates and dotted names a text writes, lower-cased (`_IDENTIFIER`)."""
-    found = (m.group(0).lower() for m in _IDENTIFIER.finditer(text))
-    return {
-        name[1:] if name[:1] == "v" and name[1:2].isdigit() else name  # "v0.28.1" is "0.28.1"
-        for name in found
-        if "." in name or any(ch.isdigit() for ch in name)
-    }
-
-
 def numbers(text: str) -> set[str]:
     """Numbers written with digits or as common number words, normalised ("1,200" -> "1200")."""
     found = {_normal_number(m.group(0)) for m in _NUMBER.finditer(text)}

@@ -18,14 +18,10 @@ import shutil
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ..identifiers import identifiers
 from ..types import EvidenceUnit
 
 _TERM = re.compile(r"\w+", re.UNICODE)
-# A version, date, dotted name or hyphenated word of the question ("0.28.1", "2024-08-14",
-# "os.path.join", "apt-get"): the tokenizer splits it into parts that are common on their own ("0",
-# "28", "1"), so it is searched again as a phrase of its parts, which only the units writing it match,
-# weighted twice: it names one thing, where its parts are scattered over many ("August 28", "HTTP/1.1").
-_COMPOUND = re.compile(r"\w+(?:[.\-:/]\w+)+", re.UNICODE)
 # tantivy's Snowball stemmers, by ISO 639-1 code (English is the `text` field's en_stem).
 STEMMERS = {
     "ar": "arabic",
@@ -155,15 +151,17 @@ class LexicalIndex:
         languages: Iterable[str] = (),
     ) -> list[tuple[str, float]]:
         """BM25 over the units' text: (unit_id, score), best first. Any words, no query syntax; a
-        compound of the question ("0.28.1") also as a phrase (`_COMPOUND`). Searched
+        version, date or dotted name of the question ("0.28.1") also as a phrase. Searched
         in the English field and in those of `languages` (the library's). With `versions`, only units
         of those document versions (a scoped question), filtered in the index."""
         terms = [t.lower() for t in _TERM.findall(query)]
         if not terms or limit <= 0 or versions is not None and not versions:
             return []
         fields = list(dict.fromkeys([_DEFAULT_FIELD, *(field_for(code) for code in sorted(languages))]))
-        compounds = dict.fromkeys(_COMPOUND.findall(query))
-        phrases = [f'"{" ".join(_TERM.findall(c.lower()))}"^2' for c in compounds]
+        # A version, date or dotted name of the question is searched again as a phrase of its parts,
+        # which only the units writing it match, weighted twice: it names one thing, where its parts
+        # are scattered over many ("0.28.1": "August 28", "HTTP/1.1").
+        phrases = [f'"{" ".join(_TERM.findall(name))}"^2' for name in sorted(identifiers(query))]
         parsed = self._index.parse_query(" ".join(terms + phrases), fields)
         if versions is not None:
             query_ = self._tantivy.Query
