@@ -91,6 +91,9 @@ def check_words(method: str) -> str:
 
 
 _QUOTE_LIMIT = 400  # characters of a passage quoted when no sentence of it is known to carry the claim
+# A Markdown heading's or list item's mark opening a quoted sentence: "## 0.28.1 (6th December,
+# 2024)" reads "0.28.1 (6th December, 2024)" (a window session on httpx's changelog).
+_LINE_MARK = re.compile(r"^\s*(?:#{1,6}|[*+>-])\s+")
 
 
 def answer_json(answer: Answer) -> dict[str, Any]:
@@ -190,7 +193,7 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     # quoted whole could be cut before the one that says it.
     wanted = terms(claim.text)
     sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
-    saying = [t for t in sentences if wanted & terms(t)] or parts
+    saying = [_LINE_MARK.sub("", t) for t in [t for t in sentences if wanted & terms(t)] or parts]
     return shorten(" ".join(" … ".join(saying).split()), _QUOTE_LIMIT)
 
 

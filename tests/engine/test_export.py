@@ -137,6 +137,19 @@ def test_a_short_answers_quote_is_the_sentence_that_holds_its_words() -> None:
     assert claim_quote(Claim("$0.25", False, (), "guard", 0.1), answer) == ""  # never for a removed claim
 
 
+def test_a_markdown_headings_mark_is_not_quoted() -> None:
+    """A window session on httpx's CHANGELOG.md: "2024" was shown with “## 0.28.1 (6th December, 2024)”."""
+    from citedesk_engine.export import claim_quote
+
+    text = "## 0.28.1 (6th December, 2024)\n\n* Fix SSL case where `verify=False` together with certificates."
+    ref = SourceRef("u1", "d", "/docs/CHANGELOG.md", None, (), 0, len(text), text)
+    year = Claim("2024", True, ("u1",), "verifier", 0.9, (("u1", 0, 30),))
+    answer = Answer("When was httpx 0.28.1 released?", Decision.ANSWERED, "2024 [1]", (year,), (ref,), (), ())
+    assert claim_quote(year, answer) == "0.28.1 (6th December, 2024)"
+    fix = Claim("verify=False", True, ("u1",), "verifier", 0.9, (("u1", 32, len(text)),))
+    assert claim_quote(fix, answer).startswith("Fix SSL case")
+
+
 def test_a_table_rows_quote_names_each_cell_by_its_column() -> None:
     # A window session: "3.0,Woody,woody,2000-08-15,..." quoted bare under "Woody" said nothing.
     from citedesk_engine.export import claim_quote

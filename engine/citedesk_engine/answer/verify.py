@@ -209,7 +209,7 @@ class ClaimVerifier:
         if question and names_no_one(claim, question):
             return Verdict(
                 False,
-                "guard: answer type: who wrote it, and the answer names no one",
+                "guard: answer type: the question asks who wrote it, the answer names no one",
                 coverage,
                 index,
                 "guard: answer type",
