@@ -50,6 +50,7 @@ def test_identifiers_are_versions_dates_and_dotted_names_not_hyphenated_words() 
     assert identifiers("When was httpx 0.28.1 released, and is v2.0 out?") == {"0.28.1", "2.0"}
     assert identifiers("json.loads on 2024-08-14 in ISO-8859-1") == {"json.loads", "2024-08-14", "iso-8859-1"}
     assert identifiers("A well-known, long-lived client. The end.") == set()
+    assert identifiers("Did the U.S. sign it, e.g. with a Ph.D. as envoy?") == set()
 
 
 def test_the_word_index_finds_the_section_writing_the_version(tmp_path: Path) -> None:
