@@ -9,7 +9,6 @@ conflict touching a cited passage: refuse. Every stage leaves a StageTrace.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -18,7 +17,7 @@ import numpy.typing as npt
 
 from ..config import AnswerConfig
 from ..errors import Cancelled, ConfigError
-from ..events import EventCallback, StageStarted, TokenDelta, emit
+from ..events import EventCallback, TokenDelta, emit
 from ..languages import QUESTION_LANGUAGE_CONFIDENCE, UNDETERMINED, language_name
 from ..protocols import Generator
 from ..retrieve.reformulate import Reformulation
@@ -26,13 +25,10 @@ from ..types import (
     Answer,
     Candidate,
     Claim,
-    Decision,
     GeneratedToken,
     Refusal,
     Retrieval,
-    SourceRef,
     Stage,
-    StageTrace,
 )
 from .about_document import TITLE_PAGE
 from .asides import AsideKind, asides
@@ -48,6 +44,7 @@ from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import NOT_FOUND, best_blocks, build_messages
+from .question_run import QuestionRun, source_ref
 from .table_rows import not_the_extreme, wrong_position
 from .verify import ClaimVerifier, Verdict
 
@@ -93,7 +90,7 @@ class AnswerFlow:
             raise ConfigError(f"Unknown trust mode {mode!r}: choose strict, normal or exploratory.")
         if strategy not in STRATEGIES or (strategy == DEEP and self.deep is None):
             raise ConfigError(f"Unknown strategy {strategy!r}: choose {' or '.join(STRATEGIES)}.")
-        run = _Run(question, on_event, cancel)
+        run = QuestionRun(question, on_event, cancel)
         try:
             return self._ask(run, question, k, mode, strategy, earlier, on_event, cancel)
         except Cancelled as stopped:
@@ -102,7 +99,7 @@ class AnswerFlow:
 
     def _ask(
         self,
-        run: _Run,
+        run: QuestionRun,
         question: str,
         k: int,
         mode: str,
@@ -497,112 +494,3 @@ def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: 
 # py3langid's probability for a question's language to be named in a refusal ("Wie ändere ich den
 # Standard-Editor?" 0.98; short English questions score 0.6-0.95, so only a confident guess is said).
 QUESTION_LANGUAGE_PROBABILITY = 0.9
-
-
-class _Run:
-    """Bookkeeping of one question: trace, events, cancel checks, and building the Answer."""
-
-    def __init__(self, question: str, on_event: EventCallback | None, cancel: threading.Event | None) -> None:
-        self.question = question
-        self.on_event = on_event
-        self.cancel = cancel
-        self.trace: list[StageTrace] = []
-        self.searched = ""  # the question as searched, when a follow-up was rewritten or folded
-        self.quote = False  # the answer is a passage's sentence quoted, the model having declined
-        self._started = time.perf_counter()
-        self._current = ""  # the stage under way
-
-    def stage(self, name: str) -> None:
-        if self.cancel is not None and self.cancel.is_set():
-            raise Cancelled("question cancelled")
-        emit(self.on_event, StageStarted(name, self.question))
-        self._started = time.perf_counter()
-        self._current = name
-
-    def stopped(self) -> tuple[StageTrace, ...]:
-        """The trace of a question the user stopped: the stages done, then the one it was stopped in
-        with the time spent in it (a window session's stopped question showed "0 stages, 0 ms")."""
-        done = {t.stage for t in self.trace}
-        if not self._current or self._current in done:
-            return tuple(self.trace)
-        spent = (time.perf_counter() - self._started) * 1000
-        return (*self.trace, StageTrace(self._current, 0, 0, spent, {"stopped": True}))
-
-    def record(self, stage: str, into: int, out: int, **details: object) -> None:
-        self.trace.append(StageTrace(stage, into, out, (time.perf_counter() - self._started) * 1000, details))
-
-    def refuse(
-        self,
-        refusal: Refusal,
-        *,
-        text: str = "",
-        claims: Sequence[Claim] = (),
-        conflicts: Sequence = (),
-        considered: Sequence[SourceRef] = (),
-    ) -> Answer:
-        if text:  # what the generator wrote stays visible in the refusal's details
-            refusal = Refusal(refusal.stage, refusal.reason, {**refusal.details, "generated": text})
-        return Answer(
-            question=self.question,
-            decision=Decision.REFUSED,
-            text="",
-            claims=tuple(claims),
-            sources=(),
-            conflicts=tuple(conflicts),
-            trace=tuple(self.trace),
-            refusal=refusal,
-            removed_claims=sum(1 for c in claims if not c.supported),
-            searched=self.searched,
-            considered=tuple(considered),
-        )
-
-    def answer(
-        self,
-        supported: Sequence[Claim],
-        claims: Sequence[Claim],
-        context: Sequence[Candidate],
-        conflicts: Sequence,
-        removed: int,
-        paths: dict[str, str],
-    ) -> Answer:
-        found = {c.unit.unit_id: c for c in context}
-        order = list(dict.fromkeys(uid for claim in supported for uid in claim.sources))
-        sources = tuple(source_ref(found[uid], paths) for uid in order)
-        text = " ".join(
-            claim.text + " " + "".join(f"[{order.index(uid) + 1}]" for uid in claim.sources)
-            for claim in supported
-        )
-        return Answer(
-            question=self.question,
-            decision=Decision.PARTIAL if removed else Decision.ANSWERED,
-            text=text,
-            claims=tuple(claims),
-            sources=sources,
-            conflicts=tuple(conflicts),
-            trace=tuple(self.trace),
-            removed_claims=removed,
-            searched=self.searched,
-            quote=self.quote,
-        )
-
-
-def source_ref(candidate: Candidate, paths: dict[str, str]) -> SourceRef:
-    """A retrieved passage as an answer cites it (or a refusal shows it): where it is, byte-exact,
-    and how retrieval found it."""
-    unit = candidate.unit
-    return SourceRef(
-        unit_id=unit.unit_id,
-        document=unit.document,
-        path=paths.get(unit.document, unit.document),
-        page=unit.page,
-        boxes=unit.boxes,
-        char_start=unit.char_start,
-        char_end=unit.char_end,
-        passage=unit.passage,
-        section=unit.section,
-        header=unit.context,
-        ranks=dict(candidate.ranks),
-        scores=dict(candidate.scores),
-        fused=candidate.fused,
-        rerank=candidate.rerank,
-    )

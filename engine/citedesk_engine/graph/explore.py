@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..answer.flow import source_ref
+from ..answer.question_run import source_ref
 from ..index.library import Library
 from ..types import Candidate, SourceRef
 from .store import Community, Node
