@@ -193,8 +193,8 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     # quoted whole could be cut before the one that says it.
     wanted = terms(claim.text)
     sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
-    saying = [_LINE_MARK.sub("", t) for t in [t for t in sentences if wanted & terms(t)] or parts]
-    return shorten(" ".join(" … ".join(saying).split()), _QUOTE_LIMIT)
+    saying = [t for t in sentences if wanted & terms(t)] or parts
+    return shorten(" ".join(" … ".join(_LINE_MARK.sub("", t) for t in saying).split()), _QUOTE_LIMIT)
 
 
 def with_columns(span: str, header: str) -> str:

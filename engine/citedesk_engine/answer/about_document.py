@@ -91,8 +91,7 @@ def with_title_pages(
     for document in documents:
         meta = known.get(document)
         first = opening(document, _OPENING_UNITS)
-        named = meta is not None and bool(meta.surnames())
-        page = title_page(first, meta) if meta is not None and named else unnamed_title_page(first)
+        page = title_page(first, meta) if meta is not None and meta.surnames() else unnamed_title_page(first)
         if page is not None:
             pages.append(page)
     if not pages:

@@ -130,11 +130,11 @@ def relevance_gate(
             stems |= abbreviated(question_stems, candidate.unit.context)
         coverage = len(question_stems & stems) / len(question_stems) if question_stems else 0.0
         whole_row = bool(candidate.unit.context) and row_covers(question_stems, candidate.unit)
-        # The version, date or dotted name asked about, written where the passage or its section
-        # does: "When was httpx 0.28.1 released?" and the changelog's "## 0.28.1 (6th December,
-        # 2024)" section, whose words the reranker and the embedder barely tell from 0.7.2's.
-        # Its section's words count with the passage's here: "The deprecated `proxies` argument has now
-        # been removed." under "0.28.0 (28th November, 2024)".
+        # The versions, dates or dotted names asked about, written in the passage or its section's
+        # heading, whose words then count with the passage's: "When was httpx 0.28.1 released?" and
+        # the changelog's "## 0.28.1 (6th December, 2024)" section, which the reranker and the
+        # embedder barely tell from 0.7.2's; "The deprecated `proxies` argument has now been
+        # removed." under "0.28.0 (28th November, 2024)".
         written = f"{candidate.unit.section}\n{candidate.unit.index_text}"
         names_it = bool(names) and names <= identifiers(written)
         if names_it:
