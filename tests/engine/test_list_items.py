@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citedesk_engine.answer.list_items import other_item
+from citedesk_engine.answer.list_items import other_item, other_label
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 from citedesk_engine.export import check_words
@@ -50,3 +50,49 @@ def test_the_gate_refuses_the_wrong_item_and_says_why() -> None:
     assert check_words(verdict.method).startswith("the passage says that of RotatingFileHandler")
     assert gate.check("RotatingFileHandler", [HANDLERS], ROTATES).supported
     assert ClaimVerifier(VerifyConfig()).check("RotatingFileHandler", [HANDLERS], ROTATES).supported
+
+
+# rpart's "Introduction to Recursive Partitioning" (Therneau and Atkinson; Debian r-cran-rpart), page
+# 23, as the PDF extractor writes it: "What does minbucket default to?" was answered "20", minsplit's
+# default, and shown as verified (0.95).
+SETTINGS = (
+    "This ability to retain partially missing observations is perhaps the single\n"
+    "most useful feature of rpart models.\n\n"
+    "• control: a list of control parameters, usually the result of the rpart.control function. "
+    "The list must contain\n\n"
+    "– minsplit: The minimum number of observations in a node for which the routine\n\n"
+    "will even try to compute a split. The default is 20. This parameter can save\n"
+    "computation time, since smaller nodes are almost always pruned away by cross-validation.\n\n"
+    "– minbucket: The minimum number of observations in a terminal node.\nThis\n"
+    "defaults to minsplit/3.\n\n23"
+)
+MINBUCKET = "What does minbucket default to?"
+
+
+def test_a_value_of_another_labelled_item_than_the_one_the_question_names_is_refused() -> None:
+    assert other_label("20", SETTINGS, MINBUCKET) == "the passage gives 20 for minsplit, not for minbucket"
+    assert other_label("minsplit/3", SETTINGS, MINBUCKET) == ""
+    assert other_label("20", SETTINGS, "What is the default value of minsplit?") == ""
+    # a key written with a hyphen is named with a space; the value must stand in its own item
+    pins = "Package: *\nPin: release a=unstable\nPin-Priority: 800\n\nPackage: foo\nPin-Priority: 990"
+    assert other_label("990", pins, "Which pin priority is given to foo?") == ""
+    assert other_label("unstable", pins, "Which pin priority is set?") == (
+        "the passage gives unstable for Pin, not for Pin-Priority"
+    )
+
+
+def test_no_labelled_list_or_no_label_named_no_guard() -> None:
+    assert other_label("20", SETTINGS, "What is the default?") == ""  # the question names no item
+    one = "Note: the default is 20.\n\nThe minimum bucket size is a third of that."
+    assert other_label("20", one, "What does the note say about minbucket?") == ""
+    # a number inside a longer one is not the answer's ("200" holds "20")
+    assert other_label("20", SETTINGS.replace("is 20", "is 200"), MINBUCKET) == ""
+    assert other_label("", SETTINGS, MINBUCKET) == ""
+
+
+def test_the_gate_refuses_a_value_from_the_wrong_item_and_says_why() -> None:
+    gate = believing_gate()
+    verdict = gate.check("20", [SETTINGS], MINBUCKET)
+    assert not verdict.supported and verdict.check == "guard: list item", verdict.method
+    assert check_words(verdict.method) == "the passage gives 20 for minsplit, not for minbucket"
+    assert gate.check("minsplit/3", [SETTINGS], MINBUCKET).supported

@@ -11,6 +11,11 @@ q074 was answered "TimedRotatingFileHandler" and shown as verified (0.90).
 A one-word answer that opens one item of such a list (three items or more sharing the two words
 after the name) must open the item that says most of what the question asks: when another item of
 the list holds more of the question's content words, the passage says that of the other thing.
+
+A labelled list is the other kind: settings, fields or steps one per line, each opening with its
+label and a colon ("– minsplit: ... The default is 20.", "– minbucket: ... This defaults to
+minsplit/3."). "What does minbucket default to?" was answered "20" and shown as verified (0.95): the
+value a question asks of the item it names must stand in that item, not only in another.
 """
 
 from __future__ import annotations
@@ -46,3 +51,47 @@ def other_item(claim: str, passage: str, question: str) -> str:
             others = [name for name, n in said.items() if n == best]
             return f"the passage says that of {' or '.join(others)}, not of {answer}"
     return ""
+
+
+# An item of a labelled list: a line opening with an optional bullet or number, then a label of one
+# to four words and a colon ("– minsplit: The minimum number ...", "Pin-Priority: 500", "2. Stage
+# 3: ..."). The item runs to the next item's line.
+_LABELLED = re.compile(
+    r"(?m)^[ \t]*(?:[-–—•*·▪◦]|\d+[.)])?[ \t]*[`'\"]?"
+    r"(?P<label>[A-Za-z_][\w.\-]*(?: [\w.\-]+){0,3}?)[`'\"]?[ \t]*:[ \t]+(?=\S)"
+)
+
+
+def other_label(claim: str, passage: str, question: str) -> str:
+    """What the guard says when `claim` is a value the passage writes only in items of a labelled list
+    other than the ones `question` names ("the passage gives 20 for minsplit, not for minbucket");
+    "" otherwise: no such list, the question names none of its labels, or the answer stands in a
+    named item (or in no item, or only as a label)."""
+    answer = claim.strip().strip("`'\"").rstrip(".").strip()
+    if not answer:
+        return ""
+    starts = list(_LABELLED.finditer(passage))
+    if len(starts) < 2:  # one "label: value" line is a sentence, two or more a list
+        return ""
+    asked = _label_key(question)
+    items = [
+        (opened.group("label"), opened.end(), starts[n + 1].start() if n + 1 < len(starts) else len(passage))
+        for n, opened in enumerate(starts)
+    ]
+    named = {_label_key(label) for label, _, _ in items if f" {_label_key(label)} " in f" {asked} "}
+    # "pin priority" names Pin-Priority, not Pin as well
+    named = {key for key in named if not any(key != other and f" {key} " in f" {other} " for other in named)}
+    if not named:
+        return ""
+    found = re.compile(rf"(?<![\w.]){re.escape(answer)}(?![\w])", re.IGNORECASE)
+    holders = [label for label, start, end in items if found.search(passage, start, end)]
+    if not holders or {_label_key(label) for label in holders} & named:
+        return ""
+    wanted = dict.fromkeys(label for label, _, _ in items if _label_key(label) in named)
+    given = " and ".join(dict.fromkeys(holders))
+    return f"the passage gives {answer} for {given}, not for {' or '.join(wanted)}"
+
+
+def _label_key(text: str) -> str:
+    """Lower case, words only: "Pin-Priority" and "pin priority" are one label."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))

@@ -55,7 +55,7 @@ from .claims import sentences
 from .code_names import unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
-from .list_items import other_item
+from .list_items import other_item, other_label
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
@@ -317,6 +317,11 @@ class ClaimVerifier:
                 if item:
                     # "Which handler rotates log files once they reach a maximum size?" -
                     # "TimedRotatingFileHandler": a name opening another item of the passage's list.
+                    return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
+                item = other_label(claim, passage, question)
+                if item:
+                    # "What does minbucket default to?" - "20": rpart's list of settings gives 20 as
+                    # minsplit's default, in the item above minbucket's.
                     return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
                 cited = cited_elsewhere(claim, passage, question)
                 if cited:
