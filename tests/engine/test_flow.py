@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from citedesk_engine import Engine
+from citedesk_engine.answer.declined import declines
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation, resolve
 from citedesk_engine.answer.prompts import POLAR
@@ -95,6 +96,27 @@ def test_a_declining_model_without_a_confident_passage_refuses_at_the_generation
     assert "found no answer" in answer.refusal.reason and not answer.quote
     assert [r["document"] for r in answer.refusal.details["read"]][0] == "/docs/rules.txt"
     assert answer.refusal.details["generated"] == "NOT IN PASSAGES"
+
+
+@pytest.mark.parametrize("reply", ["Passage 1", "See passage 2.", "[1]", "Passages 1 and 2 [1]"])
+def test_an_answer_that_only_points_at_a_passage_is_a_declined_answer(reply: str) -> None:
+    # The 1.5B wrote "Passage 1" for "How do I create a virtual environment?": the gate refused it as
+    # "the passage does not give this number". It says nothing; it is read as the model declining.
+    answer = make_flow(Replies(reply), rerank=0.2, searched=[]).ask(
+        "Can visitors bring pets into the reading room?", k=2
+    )
+    assert answer.refusal is not None and answer.refusal.stage is Stage.GENERATION
+    assert "found no answer" in answer.refusal.reason
+    quoted = make_flow(Replies(reply), rerank=0.95, searched=[]).ask(
+        "Can visitors bring pets into the reading room?", k=2
+    )
+    assert quoted.decision is Decision.ANSWERED and quoted.quote, quoted.refusal
+
+
+def test_an_answer_naming_a_passage_among_its_words_is_not_declined() -> None:
+    assert not declines("Passage 1 says visitors may not bring pets [1].")
+    assert not declines("1 [1]") and not declines("20 [1].")
+    assert declines("NOT IN PASSAGES") and declines("  ")
 
 
 def test_a_yes_no_answer_keeps_its_no_when_it_follows_from_its_verified_sentence() -> None:

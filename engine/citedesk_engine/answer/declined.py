@@ -3,6 +3,7 @@ the passage's own sentence that holds the question's words, quoted."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..config import AnswerConfig
@@ -10,7 +11,23 @@ from ..types import Candidate
 from .asides import asserted
 from .claims import sentences
 from .gates import Relevance
+from .prompts import NOT_FOUND
 from .text import content_stems
+
+# An answer that only points at passages: "Passage 1", "See passage 2.", "[1]", "Passages 1 and 3 [1]".
+# The 1.5B writes one at times when it finds no answer (Python's venv tutorial, "How do I create a
+# virtual environment?"): it says nothing, and the gate refused it as a number the passage lacks.
+_POINTER = re.compile(
+    r"^\W*(?:(?:see|in|from)\s+)?(?:(?:the\s+)?passages?\s*\d+(?:\s*(?:,|and|&)\s*\d+)*)?"
+    r"[\s.:;,]*(?:\[\d+\][\s.,;]*)*$",
+    re.IGNORECASE,
+)
+
+
+def declines(text: str) -> bool:
+    """Whether the generator's answer says it found nothing: "NOT IN PASSAGES", nothing at all, or only
+    a pointer to passages."""
+    return NOT_FOUND.lower() in text.lower() or _POINTER.match(text.strip()) is not None
 
 
 def declined_quote(

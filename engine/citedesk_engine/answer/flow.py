@@ -37,13 +37,13 @@ from .claims import split_claims
 from .code_names import under_its_name
 from .conflicts import find_conflicts
 from .crosslingual import ClaimLanguages, InLanguage
-from .declined import declined_quote
+from .declined import declined_quote, declines
 from .deep import DEEP, STANDARD, STRATEGIES, DeepSearch, Hop, interleave
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .polar import polar_answer
-from .prompts import NOT_FOUND, best_blocks, build_messages
+from .prompts import best_blocks, build_messages
 from .question_run import QuestionRun, source_ref
 from .table_rows import not_the_extreme, wrong_position
 from .verify import ClaimVerifier, Verdict
@@ -248,7 +248,7 @@ class AnswerFlow:
             cancel=cancel,
         )
         tokens = generated_tokens(self.generator())
-        declined = NOT_FOUND.lower() in text.lower() or not text.strip()
+        declined = declines(text)
         quote = None
         if declined:
             quote = declined_quote(question, judged, context, self.config, self.calibrated_rerank)
