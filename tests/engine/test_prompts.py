@@ -125,3 +125,39 @@ def test_of_a_tables_blocks_the_one_whose_row_the_question_names_is_shown_alone(
     same_prose = EvidenceUnit("e-9", "/docs/election.csv", "v", 9, "Coderre won.", 0, 12)
     totals = EvidenceUnit("e-8", "/docs/election.csv", "v", 8, "Joly,9", 0, 6, context="winner,districts")
     assert best_blocks([second, first, same_prose, totals], question) == [first, same_prose, totals]
+
+
+# Python's venv tutorial (PSF-2.0), section 12.2, as the HTML extractor writes it.
+VENV = (
+    "12.2. Creating Virtual Environments\n\n"
+    "The module used to create and manage virtual environments is called venv. If you have multiple "
+    "versions of Python on your system, you can select a specific Python version by running python3.\n\n"
+    "To create a virtual environment, decide upon a directory where you want to place it, and run the "
+    "venv module as a script with the directory path:\n\n"
+    "python3 -m venv tutorial-env\n\n"
+    "This will create the tutorial-env directory if it doesn't exist, and also create directories inside "
+    "it containing a copy of the Python interpreter and various supporting files.\n\n"
+    "A common directory location for a virtual environment is .venv."
+)
+
+
+def test_a_passage_of_logical_lines_keeps_them_and_a_page_passage_is_joined() -> None:
+    text = unit(VENV)
+    prompt = build_messages("Which directory name is common?", [text], max_chars=2000)[1]["content"]
+    assert "directory path:\npython3 -m venv tutorial-env\nThis will create" in prompt
+    boxed = EvidenceUnit(
+        "p-0", "/docs/a.pdf", "v", 0, VENV, 0, len(VENV), page=1, boxes=((1, 0.0, 0.0, 9.0, 9.0, 0, 9, -1.0),)
+    )
+    prompt = build_messages("Which directory name is common?", [boxed], max_chars=2000)[1]["content"]
+    assert "directory path: python3 -m venv tutorial-env This will create" in prompt
+
+
+def test_the_sentence_picked_holds_the_question_s_words_in_its_order_not_the_heading() -> None:
+    question = "How do I create a virtual environment?"
+    section = "12.2. Creating Virtual Environments"
+    text = EvidenceUnit("h-0", "/docs/venv.html", "v", 0, VENV, 0, len(VENV), section=section)
+    # "to create and manage virtual environments" holds the words, "To create a virtual environment"
+    # holds them in order; the heading holds them too, and opens every passage of its section
+    prompt = build_messages(question, [text], max_chars=200)[1]["content"]
+    assert "To create a virtual environment" in prompt and "python3 -m venv tutorial-env" in prompt
+    assert "Creating Virtual Environments" not in prompt

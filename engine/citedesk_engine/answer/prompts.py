@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ..languages import language_name
 from ..types import EvidenceUnit
 from .asides import without_instructions
-from .claims import sentences
+from .claims import sentence_spans
 from .polar import asks_yes_or_no
 from .table_rows import compares_rows
 from .text import content_stems
@@ -69,28 +69,77 @@ POLAR = (
 POLAR_IN = " Write the answer in {language}."
 
 
-def focus(text: str, question: str, max_chars: int) -> str:
+def focus(text: str, question: str, max_chars: int, *, lines: bool = False, heading: str = "") -> str:
     """The part of a passage that bears on the question: the sentence sharing most of its words, grown
     with its neighbours up to `max_chars`. The model reads less (prompt processing is most of the time
-    of an answer on few cores); claims are still verified against the whole passage."""
-    text = " ".join(text.split())
+    of an answer on few cores); claims are still verified against the whole passage.
+
+    `lines`: the passage's line breaks are its author's (HTML, Markdown, plain text, Word), not a
+    page's layout, and are kept, one per line (blank lines dropped), and a line is a sentence of its
+    own: joined, a command on a line of its own ("python3 -m venv tutorial-env") or list items without
+    full stops ran into the sentences around them.
+
+    `heading`: the passage's section heading, which it may open with; it shares the question's words
+    with every passage of its section, so it picks the sentence only when nothing else shares as many
+    ("12.2. Creating Virtual Environments" was picked over "To create a virtual environment, ... run
+    the venv module ...:", and the command on the line after it fell outside the room)."""
+    if lines:
+        text = "\n".join(" ".join(line.split()) for line in text.splitlines() if line.strip())
+    else:
+        text = " ".join(text.split())
     if len(text) <= max_chars:
         return text
-    parts = sentences(text) or [text]
-    wanted = set(content_stems(question))
-    scores = [len(wanted & set(content_stems(p))) for p in parts]
-    best = max(range(len(parts)), key=lambda i: (scores[i], -i))
+    heading = " ".join(heading.split())
+    spans = [
+        (offset + a, offset + b, bool(heading) and line == heading)
+        for offset, line in _line_offsets(text)
+        for a, b in (sentence_spans(line) or [(0, len(line))])
+    ]
+    asked = content_stems(question)
+    wanted = set(asked)
+    # Most of the question's words, then the longest run of them in the question's order ("to create a
+    # virtual environment" over "to create and manage virtual environments"), then the first.
+    scores = [
+        (len(wanted & set(stems)) - (0.5 if in_heading else 0), _longest_run(asked, stems))
+        for a, b, in_heading in spans
+        for stems in [content_stems(text[a:b])]
+    ]
+    best = max(range(len(spans)), key=lambda i: (scores[i], -i))
     first = last = best
     while True:
         grown = False
         for candidate in (last + 1, first - 1):
-            if 0 <= candidate < len(parts):
+            if 0 <= candidate < len(spans):
                 lo, hi = min(first, candidate), max(last, candidate)
-                if len(" ".join(parts[lo : hi + 1])) <= max_chars:
+                if spans[hi][1] - spans[lo][0] <= max_chars:
                     first, last, grown = lo, hi, True
         if not grown:
             break
-    return " ".join(parts[first : last + 1])[:max_chars]
+    return text[spans[first][0] : spans[last][1]][:max_chars]
+
+
+def _longest_run(asked: list[str], stems: list[str]) -> int:
+    """The longest run of the question's words that the text writes in the same order, next to each
+    other (its other words left out: "create a virtual environment" is one run of three)."""
+    best = 0
+    previous = [0] * (len(stems) + 1)
+    for word in asked:
+        current = [0] * (len(stems) + 1)
+        for j, stem_ in enumerate(stems, 1):
+            if stem_ == word:
+                current[j] = previous[j - 1] + 1
+                best = max(best, current[j])
+        previous = current
+    return best
+
+
+def _line_offsets(text: str) -> list[tuple[int, str]]:
+    """Each line of `text` with where it starts."""
+    found, start = [], 0
+    for line in text.split("\n"):
+        found.append((start, line))
+        start += len(line) + 1
+    return found
 
 
 def table_rows(unit: EvidenceUnit) -> list[list[tuple[str, str]]] | None:
@@ -244,4 +293,7 @@ def _read(unit: EvidenceUnit, question: str, max_chars: int) -> str:
     if rows is not None:
         rows = [[(c, without_instructions(v)) for c, v in row] for row in rows]
         return focus_table(rows, question, max_chars)
-    return focus(without_instructions(unit.index_text), question, max_chars)
+    # A passage with word boxes was read off a page, whose line breaks are layout, not the author's.
+    return focus(
+        without_instructions(unit.index_text), question, max_chars, lines=not unit.boxes, heading=unit.section
+    )
