@@ -822,6 +822,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--trace", action="store_true", help="stack samples of the stalls over the goal")
     parser.add_argument("--timeout", type=float, default=1800.0, help="give up after this many seconds")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of every figure")
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        metavar="MS",
+        help="the interpreter's thread switch interval (sys.setswitchinterval; Python's default 5 ms)",
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -832,6 +838,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval / 1000)
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     cached = DATA_DIR / PDF_NAME

@@ -541,9 +541,9 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _show_library(self, snapshot: object) -> None:
-        status, documents, warnings, metadata = snapshot  # type: ignore[misc]
-        self.library.set_documents(documents, warnings, metadata)
-        self.chat.set_documents({d.document: Path(d.source_path).name for d in documents})
+        status, documents, warnings, metadata, listing = snapshot  # type: ignore[misc]
+        self.library.set_documents(documents, warnings, metadata, prepared=listing)
+        self.chat.set_documents(listing.names)
         self.evidence.set_document_warnings(warnings)
         self._library_status = status
         self._show_counts(status.documents, status.units)

@@ -21,6 +21,8 @@ from citedesk_engine import Cancelled, Engine, EngineError
 from citedesk_engine.watch import FolderWatch
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from .library_listing import library_listing
+
 log = logging.getLogger(__name__)
 
 EngineFactory = Callable[[Path], Engine]
@@ -223,8 +225,11 @@ class _Worker(QObject):
         return watch.folders(), watch.queued()
 
     def _snapshot(self) -> Any:
+        """The library's state and its documents, and those as the list's rows, prepared here, off the
+        window's thread (library_listing.py)."""
         engine = self._require()
-        return engine.status(), engine.documents(), engine.warnings(), engine.metadata()
+        documents, warnings, metadata = engine.documents(), engine.warnings(), engine.metadata()
+        return engine.status(), documents, warnings, metadata, library_listing(documents, warnings, metadata)
 
     def _require(self) -> Engine:
         if self._engine is None:

@@ -4,6 +4,7 @@ instead of rebuilding the list."""
 
 from __future__ import annotations
 
+from citedesk_desktop.library_listing import library_listing
 from citedesk_desktop.widgets.library_panel import COLUMNS, LibraryPanel
 from citedesk_engine import FileResult, FileStatus, StageStarted
 from citedesk_engine.events import FileFinished
@@ -161,3 +162,31 @@ def test_the_list_says_the_library_is_opening_until_its_documents_come(qtbot) ->
     assert panel.table.isVisible() and not panel.waiting.isVisible()
     panel.set_documents([])
     assert panel.empty.isVisible()
+
+
+def test_a_listing_prepared_off_the_window_s_thread_is_taken_as_it_is_failed_rows_kept(qtbot) -> None:
+    """Ordering 10,000 rows and their filter texts froze the window 128 ms after each listing
+    (ui_stall.py): the engine's thread prepares them, the panel only swaps them in."""
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    panel.set_documents([record(2)])
+    failed = "/papers/broken.pdf"
+    panel.ingest_started([failed])
+    panel.on_event(FileFinished(FileResult(failed, failed, FileStatus.FAILED, "the PDF is damaged")))
+    panel.ingest_finished()
+    records = [record(n) for n in (9, 3, 1)]
+    about = {records[0].document: DocumentMeta("Sentiment of tweets", ("C. J. Hutto",), 2014)}
+    prepared = library_listing(records, {}, about)
+    assert prepared.keys == ["/papers/paper-00001.pdf", "/papers/paper-00003.pdf", "/papers/paper-00009.pdf"]
+    assert prepared.names == {r.document: r.document.rsplit("/", 1)[1] for r in records}
+    panel.set_documents(records, {}, about, prepared=prepared)
+    assert panel.model.rows() is prepared.rows  # not built again
+    assert [panel.cell(r, 0) for r in range(panel.row_count())] == [
+        "broken.pdf",  # the failure of the last ingest stays listed, in its place by name
+        "paper-00001.pdf",
+        "paper-00003.pdf",
+        "paper-00009.pdf",
+    ]
+    assert failed not in prepared.names  # only committed documents are offered after "@"
+    panel.filter.setText("hutto")
+    assert panel.row_count() == 1 and panel.cell(0, 0) == "paper-00009.pdf"

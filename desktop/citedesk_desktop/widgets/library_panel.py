@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..library_listing import STATE_TEXT, TIERS, Listing, Row, library_listing
 from .buttons import tool_button
 from .details_dialog import DetailsDialog
 from .documents_model import (
@@ -34,11 +35,8 @@ from .documents_model import (
     DOCUMENT_ROLE,
     NAME,
     STATE,
-    STATE_TEXT,
-    TIERS,
     DocumentsFilter,
     DocumentsModel,
-    Row,
 )
 from .pace import Throughput, duration_words
 
@@ -230,29 +228,18 @@ class LibraryPanel(QWidget):
         documents: list[DocumentRecord],
         warnings: dict[str, tuple[str, ...]] | None = None,
         metadata: dict[str, DocumentMeta] | None = None,
+        prepared: Listing | None = None,
     ) -> None:
-        """Show the committed documents; failures and cancellations of the last ingest stay listed."""
-        kept = {k: r for k, r in self._rows.items() if r.state in ("failed", "cancelled")}
-        warnings = warnings or {}
-        metadata = metadata or {}
-        rows = {
-            d.document: Row(
-                d.document,
-                d.kind,
-                d.units,
-                d.language,
-                authority=d.authority,
-                source_path=d.source_path,
-                warnings=warnings.get(d.document, ()),
-                about=metadata.get(d.document, DocumentMeta()),
-            )
-            for d in documents
-        }
-        for key, row in kept.items():
-            rows.setdefault(key, row)
+        """Show the committed documents; failures and cancellations of the last ingest stay listed.
+        `prepared`: the same documents as a listing made off this thread (runner.py), taken as it is."""
+        kept = [r for r in self._rows.values() if r.state in ("failed", "cancelled")]
+        listing = prepared if prepared is not None else library_listing(documents, warnings, metadata)
+        for row in kept:
+            if row.document not in listing.rows:
+                listing.add(row)
         selected = self.selected_documents()
         self.table.selectionModel().blockSignals(True)  # rebuilding is not the user selecting
-        self.model.set_rows(rows)
+        self.model.set_listing(listing)
         self._select(selected)
         self.table.selectionModel().blockSignals(False)
         self._shown_changed()
