@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from citedesk_engine.answer.answer_adds import added_stems
 from citedesk_engine.answer.text import numbers
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
@@ -653,6 +654,41 @@ def test_an_empty_value_the_passage_gives_a_setting_is_an_answer() -> None:
     english = "None of the requests was read in full."
     assert not judged(0.9)[0].check("None", [english], "How many requests were read in full?").supported
     assert not judged(0.9)[0].check("null", [passage], question).supported
+
+
+# Python 3.11's argparse tutorial (PSF-2.0), "Introducing Optional arguments".
+OPTIONAL = (
+    "To show that the option is actually optional, there is no error when running the program without "
+    "it. Note that by default, if an optional argument isn't used, the relevant variable, in this case "
+    "args.verbosity, is given None as a value, which is the reason it fails the truth test of the if "
+    "statement.\n\nThe option is now more of a flag than something that requires a value. We even "
+    "changed the name of the option to match that idea. Note that we now specify a new keyword, action, "
+    'and give it the value "store_true". This means that, if the option is specified, assign the value '
+    "True to args.verbose. Not specifying it implies False."
+)
+
+
+def test_an_empty_value_the_passage_gives_in_prose_is_an_answer() -> None:
+    # a window session: "None" was refused as "an empty claim" (the tutorial writes "is given None as
+    # a value"), "True" as repeating the question (store_true's "true" counted as the question's)
+    question = "What value does an optional argument get if it is not used on the command line?"
+    verdict = judged(0.9)[0].check("None", [OPTIONAL], question)
+    assert verdict.supported and "a value the passage gives" in verdict.method, verdict.method
+    assert judged(0.9)[0].check("None", ["It gets the None value."], question).supported
+    assert not judged(0.9)[0].check("None", ["None of the options is required."], question).supported
+
+
+def test_a_word_of_a_code_name_in_the_question_is_not_the_question_s_word_alone() -> None:
+    question = (
+        "What value is assigned to args.verbose when the --verbose option "
+        "with action store_true is specified?"
+    )
+    assert added_stems("True", question) == {"true"}
+    assert added_stems("store_true", question) == set()
+    verdict = judged(0.9)[0].check("True", [OPTIONAL], question)
+    assert verdict.supported and verdict.check == "verifier", verdict.method
+    echoed = judged(0.9)[0].check("store_true", [OPTIONAL], "What does action store_true do?")
+    assert not echoed.supported and echoed.check == "adds nothing to the question", echoed.method
 
 
 def test_a_value_is_no_answer_to_what_something_does_or_why() -> None:

@@ -28,10 +28,26 @@ _OR = re.compile(r"\bor\b", re.IGNORECASE)
 _NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
 
 
+# A name written as code, its parts joined by "_" or ".": "store_true", "args.verbose".
+_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+(?![\w])")
+
+
+def added_stems(claim: str, question: str) -> set[str]:
+    """The content words of the answer that the question does not write. A name the question writes
+    as code gives its words only to an answer that writes the name: "True" adds a word to "What is
+    args.verbose set to with action store_true?" (Python's argparse tutorial: the right "True" was
+    refused as repeating the question), "store_true" adds none."""
+    asked = set(content_stems(_CODE_NAME.sub(" ", question)))
+    for name in _CODE_NAME.findall(question):
+        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", claim, re.IGNORECASE):
+            asked |= set(content_stems(name))
+    return set(content_stems(claim)) - asked
+
+
 def adds_nothing(claim: str, claim_stems: set[str], passage: str, question: str) -> bool:
     """Every word of the answer is the question's, and they make no choice among the question's
     alternatives, no name of the passage's, no call the passage writes: it repeats the question."""
-    if claim_stems - set(content_stems(question)):
+    if added_stems(claim, question):
         return False
     return not (
         names_an_option(claim_stems, question)
@@ -120,10 +136,16 @@ _NULL = ("None", "null", "NULL", "nil")
 
 def _null_value_in(claim: str, passage: str) -> bool:
     """The claim is only an empty value ("None", "null") and the passage gives it as a value:
-    after a colon or an equals sign ("Default: None", "timeout=None"), or after "is", "to" or
-    "defaults to"; written as code, in its case. "What is the default value of MAX_CONTENT_LENGTH?" -
+    after a colon or an equals sign ("Default: None", "timeout=None"), after "is", "to", "given",
+    "gets" or "returns", or before "value" ("the None value", "None as a value"); written as code, in
+    its case. "What is the default value of MAX_CONTENT_LENGTH?" -
     "None" was refused as an empty claim (Flask's configuration reference)."""
     value = claim.strip().strip("`'\"").rstrip(".")
     if value not in _NULL:
         return False
-    return bool(re.search(rf"(?:[:=]\s*|\b(?:is|to)\s+)[`'\"]?{value}(?![\w-])", passage))
+    given = r"\b(?:is|to|given|gets?|returns?|becomes?|set to)\s+(?:the\s+)?"
+    return bool(
+        re.search(rf"(?:[:=]\s*|{given})[`'\"]?{value}(?![\w-])", passage)
+        # "is given None as a value", "it gets the None value" (Python's argparse tutorial)
+        or re.search(rf"(?<![\w-]){value}[`'\"]?\s+(?:value\b|as\s+(?:a|its|the)\s+value\b)", passage)
+    )

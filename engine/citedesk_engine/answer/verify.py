@@ -47,7 +47,14 @@ import numpy as np
 from ..config import VerifyConfig
 from ..protocols import ClaimJudge, Embedder, SpanReader
 from .about_document import names_no_one
-from .answer_adds import adds_nothing, names_a_call, names_an_option, names_new_phrase, stated_value
+from .answer_adds import (
+    added_stems,
+    adds_nothing,
+    names_a_call,
+    names_an_option,
+    names_new_phrase,
+    stated_value,
+)
 from .answer_span import agreement, best_other
 from .asides import AsideKind, asides, asserted, condition
 from .cited_works import bibliographic_only, cited_elsewhere, in_reference_entry, names_cited_work
@@ -260,7 +267,7 @@ class ClaimVerifier:
         if question:
             # Judged as the answer to the question: what it adds to the question is the answer
             # (restating the question proves nothing).
-            answer_stems = claim_stems - set(content_stems(question))
+            answer_stems = added_stems(claim, question)
             short = answer_length(claim) <= SHORT_ANSWER_WORDS
             if not answer_stems and names_an_option(claim_stems, question):
                 # "Which came first, A or B?" - "B": the answer names one of the alternatives the
