@@ -94,6 +94,11 @@ _QUOTE_LIMIT = 400  # characters of a passage quoted when no sentence of it is k
 # A Markdown heading's or list item's mark opening a quoted sentence: "## 0.28.1 (6th December,
 # 2024)" reads "0.28.1 (6th December, 2024)" (a window session on httpx's changelog).
 _LINE_MARK = re.compile(r"^\s*(?:#{1,6}|[*+>-])\s+")
+# A word a PDF page breaks over two lines with a hyphen: "proba-\nbilities" is quoted "probabilities"
+# (PyMuPDF's dehyphenation does the same; a compound broken at its own hyphen loses it). After one
+# letter it is a compound's ("t-\nprobabilities"), kept, with no space after it.
+_BROKEN_WORD = re.compile(r"(?<=[a-z][a-z])-[ \t]*\n\s*(?=[a-z])")
+_BROKEN_COMPOUND = re.compile(r"(?<=\w)-[ \t]*\n\s*(?=\w)")
 
 
 def answer_json(answer: Answer) -> dict[str, Any]:
@@ -194,7 +199,10 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     wanted = terms(claim.text)
     sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
     saying = [t for t in sentences if wanted & terms(t)] or parts
-    return shorten(" ".join(" … ".join(_LINE_MARK.sub("", t) for t in saying).split()), _QUOTE_LIMIT)
+    quoted = " … ".join(
+        _BROKEN_COMPOUND.sub("-", _BROKEN_WORD.sub("", _LINE_MARK.sub("", t))) for t in saying
+    )
+    return shorten(" ".join(quoted.split()), _QUOTE_LIMIT)
 
 
 def with_columns(span: str, header: str) -> str:

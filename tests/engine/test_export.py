@@ -150,6 +150,22 @@ def test_a_markdown_headings_mark_is_not_quoted() -> None:
     assert claim_quote(fix, answer).startswith("Fix SSL case")
 
 
+def test_a_word_broken_over_two_lines_of_a_pdf_is_quoted_whole() -> None:
+    """A window session on mvtnorm's R News article: the quote read "multivariate normal proba- bilities"."""
+    from citedesk_engine.export import claim_quote
+
+    text = (
+        "Basically, the package implements two functions: pmvnorm for the computation of multivariate\n"
+        "normal proba-\nbilities and pmvt for multivariate t-\nprobabilities."
+    )
+    ref = SourceRef("u1", "d", "/docs/MVT_Rnews.pdf", 1, (), 0, len(text), text)
+    names = Claim("pmvnorm, pmvt", True, ("u1",), "verifier", 0.9, (("u1", 0, len(text)),))
+    answer = Answer("Which two functions?", Decision.ANSWERED, "pmvnorm, pmvt [1]", (names,), (ref,), (), ())
+    quote = claim_quote(names, answer)
+    assert "normal probabilities and pmvt" in quote
+    assert "multivariate t-probabilities" in quote  # a compound's hyphen after one letter stays
+
+
 def test_a_table_rows_quote_names_each_cell_by_its_column() -> None:
     # A window session: "3.0,Woody,woody,2000-08-15,..." quoted bare under "Woody" said nothing.
     from citedesk_engine.export import claim_quote
