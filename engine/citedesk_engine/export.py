@@ -58,6 +58,8 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: a reference list entry", "a reference list only names works"),
     ("answer not in passage", "the passage does not hold its words"),
     ("adds nothing", "it only repeats the question"),
+    # "None", "the": no word that means something, and no value or count the passage states.
+    ("empty claim", "it has no word to check, and the passage gives no such value"),
     ("not aligned", "most of its words are not in the passage"),
     ("a bare yes or no", "a bare yes or no says nothing to check"),
     ("reader", "the passage answers something else"),

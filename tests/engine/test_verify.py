@@ -675,7 +675,9 @@ def test_an_empty_value_the_passage_gives_in_prose_is_an_answer() -> None:
     verdict = judged(0.9)[0].check("None", [OPTIONAL], question)
     assert verdict.supported and "a value the passage gives" in verdict.method, verdict.method
     assert judged(0.9)[0].check("None", ["It gets the None value."], question).supported
-    assert not judged(0.9)[0].check("None", ["None of the options is required."], question).supported
+    english = judged(0.9)[0].check("None", ["None of the options is required."], question)
+    assert not english.supported
+    assert check_words(english.method) == "it has no word to check, and the passage gives no such value"
 
 
 def test_a_word_of_a_code_name_in_the_question_is_not_the_question_s_word_alone() -> None:
