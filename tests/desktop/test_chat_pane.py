@@ -92,6 +92,48 @@ def test_a_relevance_refusal_links_each_kept_passage_from_its_line_of_what_was_c
     assert "See the closest passages anyway" not in pane.transcript.toPlainText()
 
 
+def test_a_refusals_closest_passages_are_listed_most_likely_to_answer_first(qtbot) -> None:
+    def near(unit: str, section: str, rerank: float | None) -> SourceRef:
+        return SourceRef(
+            unit,
+            "/docs/argparse.html",
+            "/docs/argparse.html",
+            None,
+            (),
+            0,
+            9,
+            "x",
+            section=section,
+            rerank=rerank,
+        )
+
+    considered = (
+        near("u-1", "Conflicting options", 0.12),
+        near("u-2", "Short options", None),
+        near("u-3", "Optional arguments", 0.994),
+    )
+    refusal = Refusal(Stage.FAITHFULNESS, "No sentence of the generated answer is supported.", {})
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(
+        Answer(
+            "What does store_true do?",
+            Decision.REFUSED,
+            "",
+            (),
+            (),
+            (),
+            (),
+            refusal=refusal,
+            considered=considered,
+        )
+    )
+    text = pane.transcript.toPlainText()
+    line = text[text.index("See the closest passages anyway") :]
+    assert line.index("Optional arguments") < line.index("Conflicting options") < line.index("Short options")
+    assert "near:1.3" in pane.transcript.toHtml()  # each link still opens its own passage
+
+
 def test_a_short_answer_reads_with_the_passages_sentence_that_says_it(qtbot) -> None:
     passage = "Members may borrow up to twelve books at a time. Late returns cost ten cents a day."
     ref = SourceRef("u-1", "/docs/rules.pdf", "/docs/rules.pdf", 4, (), 100, 100 + len(passage), passage)

@@ -91,7 +91,12 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
                 f"<li>{html.escape(c.text)} — {html.escape(check_words(c.method))}</li>" for c in removed
             )
             considered += f"<p>Why:</p><ul>{rows}</ul>"
-        others = [s for s in answer.considered if s.unit_id not in listed]
+        # The reranker's order, most likely to answer first: in retrieval's order the passage that
+        # answered argparse's store_true question (0.994) came third (a window session).
+        others = sorted(
+            (s for s in answer.considered if s.unit_id not in listed),
+            key=lambda s: -s.rerank if s.rerank is not None else 0.0,
+        )
         if others:
             links = " · ".join(f"<a href='{near[s.unit_id]}'>{_told_apart(s, others)}</a>" for s in others)
             considered += (
