@@ -108,15 +108,16 @@ class Listing:
     # each committed document's file name (the question box's @-completion); not a failed file's
     names: dict[str, str] = field(default_factory=dict)
 
-    def add(self, row: Row) -> int:
-        """Put a row where its name puts it (replacing none): its position."""
-        order = row.order()
-        at = bisect.bisect(self.orders, order)
+    def place(self, row: Row) -> int:
+        """Where the row's name puts it."""
+        return bisect.bisect(self.orders, row.order())
+
+    def insert(self, at: int, row: Row) -> None:
+        """Put a row (of a document not listed) at `at`, its `place`."""
         self.keys.insert(at, row.document)
-        self.orders.insert(at, order)
+        self.orders.insert(at, row.order())
         self.haystacks.insert(at, row.haystack())
         self.rows[row.document] = row
-        return at
 
 
 def listing_of(rows: Iterable[Row]) -> Listing:

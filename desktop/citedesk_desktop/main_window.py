@@ -541,8 +541,8 @@ class MainWindow(QMainWindow):
         box.open()
 
     def _show_library(self, snapshot: object) -> None:
-        status, documents, warnings, metadata, listing = snapshot  # type: ignore[misc]
-        self.library.set_documents(documents, warnings, metadata, prepared=listing)
+        status, warnings, listing = snapshot  # type: ignore[misc]
+        self.library.show_listing(listing)
         self.chat.set_documents(listing.names)
         self.evidence.set_document_warnings(warnings)
         self._library_status = status

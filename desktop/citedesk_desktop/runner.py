@@ -225,11 +225,11 @@ class _Worker(QObject):
         return watch.folders(), watch.queued()
 
     def _snapshot(self) -> Any:
-        """The library's state and its documents, and those as the list's rows, prepared here, off the
-        window's thread (library_listing.py)."""
+        """The library's state, its documents' warnings, and its documents as the list's rows, prepared
+        here, off the window's thread (library_listing.py)."""
         engine = self._require()
-        documents, warnings, metadata = engine.documents(), engine.warnings(), engine.metadata()
-        return engine.status(), documents, warnings, metadata, library_listing(documents, warnings, metadata)
+        warnings = engine.warnings()
+        return engine.status(), warnings, library_listing(engine.documents(), warnings, engine.metadata())
 
     def _require(self) -> Engine:
         if self._engine is None:

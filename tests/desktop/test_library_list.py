@@ -179,7 +179,7 @@ def test_a_listing_prepared_off_the_window_s_thread_is_taken_as_it_is_failed_row
     prepared = library_listing(records, {}, about)
     assert prepared.keys == ["/papers/paper-00001.pdf", "/papers/paper-00003.pdf", "/papers/paper-00009.pdf"]
     assert prepared.names == {r.document: r.document.rsplit("/", 1)[1] for r in records}
-    panel.set_documents(records, {}, about, prepared=prepared)
+    panel.show_listing(prepared)
     assert panel.model.rows() is prepared.rows  # not built again
     assert [panel.cell(r, 0) for r in range(panel.row_count())] == [
         "broken.pdf",  # the failure of the last ingest stays listed, in its place by name

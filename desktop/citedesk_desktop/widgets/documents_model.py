@@ -10,8 +10,6 @@ of a second at each key typed in the filter box (benchmarks/million/window.py).
 
 from __future__ import annotations
 
-import bisect
-
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -59,9 +57,9 @@ class DocumentsModel(QAbstractTableModel):
         listing = self._listing
         position = self._position.get(row.document)
         if position is None:
-            at = bisect.bisect(listing.orders, row.order())
+            at = listing.place(row)
             self.beginInsertRows(QModelIndex(), at, at)
-            listing.add(row)
+            listing.insert(at, row)
             self._position = {key: i for i, key in enumerate(listing.keys)}
             self.endInsertRows()
             return

@@ -228,15 +228,16 @@ class LibraryPanel(QWidget):
         documents: list[DocumentRecord],
         warnings: dict[str, tuple[str, ...]] | None = None,
         metadata: dict[str, DocumentMeta] | None = None,
-        prepared: Listing | None = None,
     ) -> None:
-        """Show the committed documents; failures and cancellations of the last ingest stay listed.
-        `prepared`: the same documents as a listing made off this thread (runner.py), taken as it is."""
-        kept = [r for r in self._rows.values() if r.state in ("failed", "cancelled")]
-        listing = prepared if prepared is not None else library_listing(documents, warnings, metadata)
-        for row in kept:
+        """Show the committed documents (`show_listing` of their listing)."""
+        self.show_listing(library_listing(documents, warnings, metadata))
+
+    def show_listing(self, listing: Listing) -> None:
+        """Show a listing of the committed documents as it is (the window's comes prepared on the
+        engine's thread, runner.py); failures and cancellations of the last ingest stay listed."""
+        for row in [r for r in self._rows.values() if r.state in ("failed", "cancelled")]:
             if row.document not in listing.rows:
-                listing.add(row)
+                listing.insert(listing.place(row), row)
         selected = self.selected_documents()
         self.table.selectionModel().blockSignals(True)  # rebuilding is not the user selecting
         self.model.set_listing(listing)

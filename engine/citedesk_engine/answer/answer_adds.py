@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .code_names import is_code
+from .code_names import code_names, is_code
 from .text import NUMBER_WORDS, SHORT_ANSWER_WORDS, STOPWORDS, content_stems, words
 
 # Where a question offers alternatives: the clause holding "A or B", or "between A and B" up to a
@@ -28,20 +28,16 @@ _OR = re.compile(r"\bor\b", re.IGNORECASE)
 _NAMED_PAIR = re.compile(r"\b(?:of|to)\s+([A-Z0-9\"'][^,;:?]*?\band\s+[A-Z0-9\"'][^,;:?]*)")
 
 
-# A name written as code, its parts joined by "_" or ".": "store_true", "args.verbose".
-_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z0-9]*(?:[._][A-Za-z0-9]+)+(?![\w])")
-
-
 def added_stems(claim: str, question: str) -> set[str]:
     """The content words of the answer that the question does not write. A name the question writes
-    as code gives its words only to an answer that writes the name: "True" adds a word to "What is
-    args.verbose set to with action store_true?" (Python's argparse tutorial: the right "True" was
-    refused as repeating the question), "store_true" adds none."""
-    asked = set(content_stems(_CODE_NAME.sub(" ", question)))
-    for name in _CODE_NAME.findall(question):
-        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", claim, re.IGNORECASE):
-            asked |= set(content_stems(name))
-    return set(content_stems(claim)) - asked
+    as code (`code_names`) gives its words only to an answer that writes the name: "True" adds a word
+    to "What is args.verbose set to with action store_true?" (Python's argparse tutorial: the right
+    "True" was refused as repeating the question), "store_true" adds none."""
+    asked = question
+    for name in code_names(question):
+        if not re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", claim, re.IGNORECASE):
+            asked = asked.replace(name, " ")
+    return set(content_stems(claim)) - set(content_stems(asked))
 
 
 def adds_nothing(claim: str, claim_stems: set[str], passage: str, question: str) -> bool:
