@@ -180,6 +180,64 @@ def test_lines_of_code_typed_at_a_prompt_are_no_statements() -> None:
     )
 
 
+def test_what_a_prompt_session_printed_is_no_statement() -> None:
+    # Python's sorting HOW TO prints one list sorted two ways; it was shown as "10 against 15".
+    first = (
+        "A common pattern is to sort complex objects using some of the object’s indices as keys.\n\n"
+        ">>> student_tuples = [\n...     ('john', 'A', 15),\n...     ('dave', 'B', 10),\n... ]\n"
+        ">>> sorted(student_tuples, key=lambda student: student[2])   # sort by age\n"
+        "[('dave', 'B', 10), ('jane', 'B', 12), ('john', 'A', 15)]\n\n"
+        "The harbour handled 4.2 million containers in 2023."
+    )
+    second = (
+        ">>> sorted(student_objects, key=attrgetter('age'), reverse=True)\n"
+        "[('john', 'A', 15), ('jane', 'B', 12), ('dave', 'B', 10)]\n"
+        "In 2023 the harbour handled 3.1 million containers."
+    )
+    conflicts = find_conflicts([candidate(1, first), candidate(2, second)])
+    # the printed lists are no statements; the prose after a blank line or a line of prose still is
+    assert [c.detail.split(":")[0] for c in conflicts] == ["4.2 million against 3.1 million"]
+    # an R session's printed summaries of two fits, prose-like but without a full stop
+    fits = [
+        f"> summary(fit{n})\nResidual standard error: 3.2 on {df} degrees of freedom\n"
+        for n, df in ((1, 28), (2, 30))
+    ]
+    assert kinds(*fits) == []
+    assert kinds(*(fit.split("\n", 1)[1] for fit in fits)) == ["number"]  # without the prompt: one
+
+
+def test_a_root_prompt_and_its_output_are_no_statements() -> None:
+    # Debian's reference: "# dd ... bs=512" and "# dd ... bs=446" were "512 against 446".
+    first = "# dd if=/dev/hda of=mbr.img bs=512 count=1 blocks"
+    second = "# dd if=/dev/hda of=mbr-nopart.img bs=446 count=1 blocks"
+    assert kinds(first, second) == []
+    # a Markdown heading is no prompt: the sentence after it is still a statement
+    assert kinds("# Results\nSite one recorded 18 cases.", "Site one recorded 7 cases.") == ["number"]
+
+
+def test_bibliography_entries_and_records_are_no_statements() -> None:
+    # salmon2016's reference list: the pages of two articles were "507, 554 against 5, 21".
+    first = "Journal of the Royal Statistical Society C, 54(3), 507–554. doi:10.1111/j."
+    second = "Journal of the Royal Statistical Society A, 166(1), 5–21. doi:10.1111/"
+    assert kinds(first, second) == []
+    assert kinds("Journal of the Royal Statistical Society C, 54(3), 507–554.", second[:-12]) == []
+    # /etc/passwd lines: two users' ids, no sentence
+    first = "user1:x:1000:1000:User1 Name,,,:/home/user1:/bin/bash"
+    assert kinds(first, "user2:x:1001:1001:User2 Name,,,:/home/user2:/bin/bash") == []
+
+
+def test_two_items_of_one_list_are_no_conflict() -> None:
+    # Debian's reference lists two mouse set-ups, and two mount options' effects.
+    items = "– use 3 buttons for the mouse (click)\n– use 2 buttons for the mouse (drag + click)"
+    assert find_conflicts([candidate(1, items)]) == []
+    first = candidate(1, "• Reading a file changes the atime attribute of the file.", "/docs/ref.pdf")
+    second = candidate(2, "• Reading a file doesn’t change the atime attribute of the file.", "/docs/ref.pdf")
+    assert find_conflicts([first, second]) == []
+    # the same items in two documents are two sources that disagree
+    other = candidate(3, "• Reading a file doesn’t change the atime attribute of the file.", "/docs/faq.pdf")
+    assert [c.kind for c in find_conflicts([first, other])] == ["negation"]
+
+
 def test_descriptions_of_two_terms_of_a_reference_are_no_conflict() -> None:
     # Python's csv reference: each constant's description under its name, in two passages.
     first = (

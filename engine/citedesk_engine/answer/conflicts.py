@@ -50,6 +50,26 @@ _NOT_A_STATEMENT = re.compile(
     r"^\s*(?:\[\d+\]|\d+(?:\.\d+)*\.?\s+[A-Z]|(?i:fig(?:ure)?|table|tab|section|chapter|appendix)\.?\s*\d"
     r"|(?:>>>|[>$])\s+[^\s]*[(=\[])"
 )
+# A bibliography entry's tail, wherever the entry's lines were cut: a DOI, or a journal's volume and
+# pages ("Statistics in Medicine, 28, 476–493.", "Biometrika, 59(3), 539–549."); the salmon2016
+# article's reference list gave seven "conflicts" between the pages of two articles.
+_CITATION = re.compile(r"\bdoi(?::|\.org/)|\b\d+(?:\s*\(\d+\))?,\s*\d+\s*[–-]\s*\d+\.", re.IGNORECASE)
+# An item of a bulleted list ("• ...", "– ...", "- ...", "* ..."). Two items of one document's list
+# are alternatives side by side, not two claims about one thing: Debian's reference lists "– use 3
+# buttons (click)" and "– use 2 buttons (drag + click)", and "Reading a file changes the atime ..." /
+# "Reading a file doesn't change the atime ..." for two mount options.
+_LIST_ITEM = re.compile(r"^\s*[•◦▪‣·–—*+-]\s+\S")
+# A line typed at an interactive prompt: Python's ">>>", IPython's "In [3]:", or R's ">", a shell's
+# "$" and root's "#" (before a lower-case command: "# dd if=/dev/hda ...", not a heading "# Usage")
+# before something that is not prose (a Markdown quote "> The harbour ..." is prose). The
+# lines after it, up to a blank line or a line of prose, are what the session printed or its
+# continuation lines ("...", "+"): Python's sorting HOW TO prints one list sorted two ways, "[('dave',
+# 'B', 10), ..., ('john', 'A', 15)]" and "[('john', 'A', 15), ..., ('dave', 'B', 10)]", shown as a
+# conflict "10 against 15" (a newcomer's window session).
+_PROMPT = re.compile(r"^\s*(?:(?P<always>>>>|In \[\d*\]:)|[>$]|#(?=\s+[a-z]))(?:\s+|$)")
+# A line of prose: a capitalised word, three more, a full stop or colon at the end. R's printed
+# "Residual standard error: 3.2 on 28 degrees of freedom" has none and stays printed output.
+_PROSE_LINE = re.compile(r"^\s*[A-Z][a-z]+(?:\s+[\w’'.,:;%!-]+){3,}(?<=[.:!])\s*$")
 # The term a reference entry describes (`REFERENCE_TERM`): its sentences speak of it. "Instructs
 # writer objects to quote all fields." (csv.QUOTE_ALL) and "... to never quote fields." (QUOTE_NONE)
 # were shown as a conflict (a window session on Python's csv reference).
@@ -68,6 +88,7 @@ class _Statement:
     labels: dict[str, frozenset[str]]  # numbers that name the subject: "version" -> {"2"}, "<year>" -> ...
     negated: bool
     words: frozenset[str]
+    item: bool  # an item of a bulleted list (`_LIST_ITEM`)
 
 
 def find_conflicts(candidates: Sequence[Candidate]) -> list[Conflict]:
@@ -99,6 +120,8 @@ def _conflict(
         for b in theirs:
             if a.text == b.text or _different_subjects(a, b):
                 continue  # the overlap two neighbouring units share; "version 1" / "version 2"
+            if a.item and b.item and first.unit.document == second.unit.document:
+                continue  # two items of one list: alternatives side by side
             shared = a.stems & b.stems
             smaller = min(len(a.stems), len(b.stems))
             if smaller < MIN_CONTENT or len(shared) / smaller < SAME_MATTER:
@@ -151,15 +174,22 @@ def _statements(passage: str) -> list[_Statement]:
     out = []
     term = ""
     rows = row_lines(passage)
-    for line in asserted(passage).split("\n"):
+    for line in _without_transcripts(asserted(passage).split("\n")):
         if line.strip() in rows:
             continue
         entry = _TERM.fullmatch(line.strip())
         if entry:
             term = entry.group("term")
             continue
+        item = bool(_LIST_ITEM.match(line))
         for sentence in sentences(line):
-            if _NOT_A_STATEMENT.match(sentence) or sentence.rstrip().endswith("?"):
+            if (
+                _NOT_A_STATEMENT.match(sentence)
+                or _CITATION.search(sentence)
+                or sentence.rstrip().endswith("?")
+                or len(sentence.split())
+                < MIN_CONTENT  # a record: "user1:x:1000:1000:User1 Name,,,:/home/user1"
+            ):
                 continue
             sequence = tuple(s for s in content_stems(sentence) if not any(ch.isdigit() for ch in s))
             quantities, written, labels = _quantities(sentence)
@@ -175,9 +205,26 @@ def _statements(passage: str) -> list[_Statement]:
                     labels,
                     negated(sentence),
                     frozenset(words(sentence)),
+                    item,
                 )
             )
     return out
+
+
+def _without_transcripts(lines: list[str]) -> list[str]:
+    """The lines, less those typed at an interactive prompt and what each printed (`_PROMPT`): a
+    transcript runs from a prompt line to a blank line or a line of prose."""
+    kept = []
+    in_transcript = False
+    for line in lines:
+        prompt = _PROMPT.match(line)
+        if prompt and (prompt.group("always") or not _PROSE_LINE.match(line[prompt.end() :])):
+            in_transcript = True
+        elif not line.strip() or _PROSE_LINE.match(line):
+            in_transcript = False
+        if not in_transcript:
+            kept.append(line)
+    return kept
 
 
 def _quantities(
