@@ -181,6 +181,7 @@ class _Worker(QObject):
         if operation == "load_models":
             with long_lived_objects():  # torch, transformers and the model: half a million objects
                 engine.embedder()
+                engine.load_lexicon()  # the question check's English words (unknown_terms)
                 if engine.graph_enabled():  # the entity reader too, so the graph's first step is short
                     engine.mention_reader().read([])
             return engine.models(verify=False)

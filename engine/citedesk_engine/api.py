@@ -16,6 +16,7 @@ from .answer.asides import instruction_warnings
 from .answer.deep import STANDARD, Budget, DeepSearch
 from .answer.flow import AnswerFlow
 from .answer.followup import EarlierTurn
+from .answer.unknown_terms import unknown_terms
 from .answer.verify import ClaimVerifier
 from .config import (
     DEFAULT,
@@ -48,6 +49,7 @@ from .models.claim_model import build_claim_judge
 from .models.e5_embedder import E5Embedder
 from .models.embedder import SentenceTransformerEmbedder
 from .models.endpoint import endpoint_state
+from .models.english_lexicon import EnglishLexicon
 from .models.http_models import HttpEmbedder, HttpGenerator
 from .models.llm import LocalGenerator, LocalLLM
 from .models.reader import build_answer_reader
@@ -101,6 +103,7 @@ class Engine:
         self._query_vectors: dict[str, npt.NDArray[np.float32]] = {}
         self._recogniser: Recogniser | None = None
         self._reformulator = QueryReformulator(self.generator, identify)
+        self._lexicon = EnglishLexicon()
         self._mentions: MentionReader | None = None
         self._pdfs: PdfLayerWorker | None = None  # an interactive engine's (Engine.open)
         self._matcher = NodeMatcher(
@@ -299,6 +302,17 @@ class Engine:
         variants = self.reformulate(question).variants
         return pipeline.run(question, k or self.config.retrieval.top_k, scope=scope, variants=variants)
 
+    def load_lexicon(self) -> None:
+        """Read the English word list now (about 2 s, once) instead of at the first question."""
+        self._lexicon.knows("")
+
+    def _unknown_terms(self, question: str) -> list[str]:
+        """The question's words that are no English word and that the library never writes, nor a
+        document's file name (answer/unknown_terms.py)."""
+        names = [Path(path).name for path in self.library.manifest.per_document("source_path").values()]
+        names += [meta.title for meta in self.library.manifest.metadata().values()]
+        return unknown_terms(question, self._lexicon.knows, self.library.lexical.writes_like, names)
+
     def reformulate(self, question: str, cancel: threading.Event | None = None) -> Reformulation:
         """The question in `[retrieval] search_languages` other than its own (retrieve/reformulate.py)."""
         languages = search_languages(
@@ -403,6 +417,7 @@ class Engine:
             calibrated_similarity=self.config.models.embedder == DEFAULT,
             identify_language=identify,
             document_languages=lambda: manifest.per_document("language"),
+            unknown_terms=self._unknown_terms if answering.refuse_unknown_terms else None,
         )
         written: list[str] = []
 

@@ -140,6 +140,19 @@ def test_relevance_refusal_gamma_is_not_alpha(engine: Engine) -> None:
     assert not any(t.stage == "generate" for t in answer.trace)  # the gate refused, not the model
 
 
+def test_a_name_the_library_never_writes_is_refused_before_the_model_reads(engine: Engine) -> None:
+    answer = engine.ask("When does the Rijksmuseum close on Sundays?")
+    assert answer.refusal is not None and answer.refusal.stage is Stage.RELEVANCE
+    assert answer.refusal.details["unknown_terms"] == ["Rijksmuseum"]
+    assert "never write “Rijksmuseum”" in answer.refusal.reason
+    assert answer.considered  # the passages retrieval found, for the reader to look at
+    assert not any(t.stage == "generate" for t in answer.trace)
+    # a name misspelt is still found: the check lets the question on
+    misspelt = engine.ask("How long is the Vasko da Gama Bridge?")
+    assert misspelt.refusal is None or "unknown_terms" not in misspelt.refusal.details
+    assert any(t.stage == "generate" for t in misspelt.trace)
+
+
 def test_authority_refusal_in_strict_mode(engine: Engine) -> None:
     answer = engine.ask("When does the museum close?", mode="strict")
     assert answer.refusal is not None and answer.refusal.stage is Stage.AUTHORITY

@@ -3,6 +3,7 @@ the language note of a relevance refusal. The real models run the same paths in 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from citedesk_engine import Engine
 from citedesk_engine.answer.declined import declines
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation, resolve
-from citedesk_engine.answer.prompts import POLAR
+from citedesk_engine.answer.prompts import NOT_FOUND, POLAR
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
 from citedesk_engine.errors import GeneratorError
@@ -440,3 +441,21 @@ def test_a_refusals_closest_passages_are_ordered_by_the_reranker_where_it_read_t
     assert len(ranked) == 4
     unranked = closest_first([judged("a", 0.2, None), judged("b", 0.4, None)])  # no reranker: by meaning
     assert [r.candidate.unit.unit_id for r in unranked] == ["b", "a"]
+
+
+def test_only_an_english_question_is_checked_for_names_the_library_never_writes() -> None:
+    looked_up: list[str] = []
+
+    def never_written(question: str) -> list[str]:
+        looked_up.append(question)
+        return ["Curie"]
+
+    flow = dataclasses.replace(make_flow(Replies(NOT_FOUND), 0.9, []), unknown_terms=never_written)
+    answer = flow.ask("Where did Marie Curie study?", k=2)
+    assert answer.refusal is not None and answer.refusal.stage is Stage.RELEVANCE
+    assert answer.refusal.details == {"unknown_terms": ["Curie"]}
+    assert [t.details.get("unknown_terms") for t in answer.trace if t.stage == "relevance"] == [["Curie"]]
+    # a question in another language: its words are no English words, a translation may find them
+    german = "Wo hat Marie Curie studiert und welche Fächer hat sie später an der Universität unterrichtet?"
+    flow.ask(german, k=2)
+    assert looked_up == ["Where did Marie Curie study?"]

@@ -46,6 +46,7 @@ from .polar import polar_answer
 from .prompts import best_blocks, build_messages
 from .question_run import QuestionRun, source_ref
 from .table_rows import not_the_extreme, wrong_position
+from .unknown_terms import unknown_reason
 from .verify import ClaimVerifier, Verdict
 
 
@@ -73,6 +74,8 @@ class AnswerFlow:
     deep: DeepSearch | None = None  # strategy "deep" (answer/deep.py); None: not offered
     empty_reason: str = "The library is empty: add documents first."
     searched_in: str = "the library"  # what was searched, in a refusal's words ("debian.csv")
+    # The question's words the library never writes (answer/unknown_terms.py); None: not checked.
+    unknown_terms: Callable[[str], list[str]] | None = None
 
     def ask(
         self,
@@ -158,6 +161,13 @@ class AnswerFlow:
             return run.refuse(refusal)
 
         run.stage("relevance")
+        unknown = self._unknown_terms(question)
+        if unknown:
+            run.record("relevance", len(candidates), 0, unknown_terms=unknown)
+            return run.refuse(
+                Refusal(Stage.RELEVANCE, unknown_reason(unknown), {"unknown_terms": unknown}),
+                considered=[source_ref(c, self.paths()) for c in candidates[:3]],  # as retrieval ranked them
+            )
         languages = self.document_languages() if variants and query == question else {}
         judged_hops = []
         for number, hop in enumerate(hops):
@@ -364,6 +374,16 @@ class AnswerFlow:
             "the multilingual embedder (Settings > Models), may find them."
         )
         return Refusal(refusal.stage, refusal.reason + note, {**refusal.details, "question_language": code})
+
+    def _unknown_terms(self, question: str) -> list[str]:
+        """Names of the question the library never writes; none for a question in another language
+        than English (its words are no English words, and a passage in another language may answer
+        it: the reformulation's variants search there)."""
+        if self.unknown_terms is None:
+            return []
+        if self._asker_language(question) not in ("en", UNDETERMINED):
+            return []
+        return self.unknown_terms(question)
 
     def _asker_language(self, question: str) -> str:
         """The question's language when identified with confidence, else UNDETERMINED."""

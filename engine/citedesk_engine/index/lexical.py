@@ -172,6 +172,20 @@ class LexicalIndex:
         hits = searcher.search(parsed, limit).hits
         return [(searcher.doc(address)["unit_id"][0], float(score)) for score, address in hits]
 
+    def writes_like(self, word: str) -> bool:
+        """Whether any unit writes `word` or a word spelled like it: after stemming, one edit away
+        (a letter added, dropped, changed, or two swapped) for words of up to five letters, two for
+        longer ones ("Ghandi" finds "Gandhi", "Celeron" finds "Céloron"), in any language's field."""
+        terms = _TERM.findall(word.lower())
+        if not terms:
+            return True
+        distance = 1 if len(word) <= 5 else 2
+        fields = [_DEFAULT_FIELD, *(field_for(code) for code in STEMMERS)]
+        parsed = self._index.parse_query(
+            " ".join(terms), fields, fuzzy_fields={field: (False, distance, True) for field in fields}
+        )
+        return self._index.searcher().search(parsed, 1).count > 0
+
     def count(self) -> int:
         self._index.reload()
         return int(self._index.searcher().num_docs)
