@@ -187,6 +187,40 @@ def test_xlsx_sheets_as_tables_with_header(tmp_path: Path) -> None:
     assert "Item 3 | 103 | Finance" in doc.text
 
 
+def test_xlsx_notes_above_and_below_a_table_are_paragraphs_not_its_header(tmp_path: Path) -> None:
+    """readxl's deaths.xlsx: notes spread over the cells above and below a table of people; the first
+    note was the table's header, and its dates were written "1947-01-08T00:00:00"."""
+    import datetime as dt
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "arts"
+    sheet.append(["Lots of people"])
+    sheet.append(["at", "the", "top", None, "of their spreadsheets"])
+    sheet.append(["Name", "Profession", "Age", "Date of birth", "Date of death"])
+    sheet.append(["David Bowie", "musician", 69, dt.datetime(1947, 1, 8), dt.datetime(2016, 1, 10)])
+    sheet.append(["Prince", None, 57, dt.datetime(1958, 6, 7), dt.datetime(2016, 4, 21, 11, 30)])
+    sheet.append(["Some notes", "at the bottom"])
+    # a second header row and a row of text only are the table's
+    other = book.create_sheet("weights")
+    other.append(["name", "species", "weight"])
+    other.append(["(at birth)", "(office supply type)", "(in grams)"])
+    other.append(["Clippy", "paperclip", 0.9])
+    book.save(tmp_path / "deaths.xlsx")
+    doc = run(tmp_path / "deaths.xlsx")
+    arts = [s for s in doc.segments if s.label == "arts"]
+    assert [s.kind for s in arts] == ["text", "table", "text"]
+    assert arts[1].header == "Name | Profession | Age | Date of birth | Date of death"
+    assert doc.text[arts[0].start : arts[0].end] == "Lots of people\nat the top of their spreadsheets"
+    assert "David Bowie | musician | 69 | 1947-01-08 | 2016-01-10" in doc.text
+    assert "Prince |  | 57 | 1958-06-07 | 2016-04-21 11:30:00" in doc.text  # a blank cell stays one
+    assert doc.text[arts[2].start : arts[2].end].strip() == "Some notes at the bottom"
+    (weights,) = [s for s in doc.segments if s.label == "weights"]
+    assert weights.kind == "table" and weights.header == "name | species | weight"
+
+
 def test_xlsx_whose_dimension_record_is_wrong_is_read_whole(tmp_path: Path) -> None:
     """Writers other than Excel (R's writexl, Debian's r-cran-readxl example) leave <dimension ref="A1">:
     read-only openpyxl then yielded the first cell of each sheet and nothing else."""

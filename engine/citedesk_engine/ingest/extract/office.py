@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -85,8 +86,11 @@ def extract_xlsx(data: bytes, limits: ZipLimits) -> ExtractedDocument:
                 # rows are read as they are.
                 if hasattr(sheet, "reset_dimensions"):
                     sheet.reset_dimensions()
-                rows = ([_cell(v) for v in row] for row in sheet.iter_rows(values_only=True))
-                builder.table([row for row in rows if any(row)])
+                rows = [list(row) for row in sheet.iter_rows(values_only=True) if any(_cell(v) for v in row)]
+                above, table, below = _sheet_parts(rows)
+                builder.paragraph(_note(above))
+                builder.table([[_cell(v) for v in row] for row in table])
+                builder.paragraph(_note(below))
         finally:
             workbook.close()
 
@@ -127,11 +131,66 @@ def _shapes(shapes: Iterable[Any]) -> Iterable[Any]:
             yield shape
 
 
+def _sheet_parts(
+    rows: list[list[object]],
+) -> tuple[list[list[object]], list[list[object]], list[list[object]]]:
+    """A sheet's notes written above its table, the table (header row first) and the notes below.
+
+    readxl's example sheets (Debian's r-cran-readxl, deaths.xlsx) hold a table of people with a few
+    lines of notes above and below it, spread over the cells ("at | the | top | | of | their
+    spreadsheets"); read whole, the first note became the table's header and the notes its rows.
+    Where the table has figures (numbers, dates, true/false), its data rows run from the first row
+    holding one to the last. Above them, the topmost row filling the same columns as most data rows is
+    the header, when only rows filling some of those columns stand between (a second header row, a
+    row with blanks); with none, the row just above when it leaves one of them blank (the corner).
+    Below them, the rows filling the same columns are rows of the table too. The rest are notes. A
+    sheet without figures, or with no header row above its figures, is one table as before."""
+    figured = [i for i, row in enumerate(rows) if any(_is_figure(v) for v in row)]
+    if not figured:
+        return [], rows, []
+    first, last = figured[0], figured[-1]
+    layout = Counter(_filled(rows[i]) for i in figured).most_common(1)[0][0]
+    # Up through the rows filling some of the data rows' columns (a row with blanks); the topmost
+    # filling all of them is the header.
+    top, row = first, first - 1
+    while row >= 0 and _filled(rows[row]) <= layout:
+        if _filled(rows[row]) == layout:
+            top = row
+        row -= 1
+    if top == first and first > 0:
+        above = _filled(rows[first - 1])
+        if above < layout and len(above) >= max(2, len(layout) - 1):
+            top -= 1  # a header with its corner cell blank
+    if top == first:
+        return [], rows, []
+    bottom = last
+    while bottom + 1 < len(rows) and _filled(rows[bottom + 1]) == layout:
+        bottom += 1
+    return rows[:top], rows[top : bottom + 1], rows[bottom + 1 :]
+
+
+def _filled(row: list[object]) -> frozenset[int]:
+    return frozenset(i for i, value in enumerate(row) if _cell(value))
+
+
+def _note(rows: list[list[object]]) -> str:
+    """Rows of notes as one paragraph, a line per row, its cells joined by spaces."""
+    return "\n".join(" ".join(_cell(v) for v in row if _cell(v)) for row in rows)
+
+
+def _is_figure(value: object) -> bool:
+    return isinstance(value, int | float | dt.datetime | dt.date | dt.time)  # bool is an int
+
+
 def _cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    if isinstance(value, dt.datetime | dt.date | dt.time):
+    if isinstance(value, dt.datetime) and value.time() == dt.time():
+        return value.date().isoformat()  # a date, as Excel stores one: "1947-01-08", not "...T00:00:00"
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
         return value.isoformat()
     return str(value)
