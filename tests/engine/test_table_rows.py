@@ -12,6 +12,7 @@ from citedesk_engine.answer.table_rows import (
     answer_rows,
     compares_rows,
     name_in_no_row,
+    not_the_compared,
     not_the_extreme,
     wrong_column,
     wrong_position,
@@ -400,6 +401,56 @@ def test_no_extreme_is_told_where_no_single_numeric_column_is() -> None:
     assert not_the_extreme("Ben", unit, "Who has the greatest height?") == ""
     prose = EvidenceUnit("p-1", "/d/p.txt", "p", 1, "Ben is the tallest; Anna is 170 cm.", 0, 35)
     assert not_the_extreme("Anna", prose, "Who has the greatest height?") == ""
+
+
+DEATHS_HEADER = "Name | Profession | Age | Has kids | Date of birth | Date of death"
+DEATHS = (
+    "David Bowie | musician | 69 | True | 1947-01-08 | 2016-01-10\n"
+    "Chuck Berry | musician | 90 | True | 1926-10-18 | 2017-03-18\n"
+    "Prince | musician | 57 | True | 1958-06-07 | 2016-04-21\n"
+    "Harper Lee | author | 89 | False | 1926-04-28 | 2016-02-19"
+)
+
+
+def deaths_unit() -> EvidenceUnit:
+    passage = f"{DEATHS_HEADER}\n{DEATHS}"
+    return EvidenceUnit(
+        "d-0", "/d/deaths.xlsx", "d", 0, passage, 0, len(passage), section="arts", context=DEATHS_HEADER
+    )
+
+
+def test_the_other_of_two_rows_compared_is_the_answer_when_its_value_says_so() -> None:
+    # readxl's deaths.xlsx in a window session: "Chuck Berry" for both "older" and "younger"
+    younger = "Who was younger when they died, Chuck Berry or Prince?"
+    wrong = not_the_compared("Chuck Berry", deaths_unit(), younger)
+    assert wrong == (
+        "table comparison: the question asks who is younger by 'Age'; the passage gives Prince 57 "
+        "against Chuck Berry 90"
+    )
+    assert not_the_compared("Prince", deaths_unit(), younger) == ""
+    older = "Who was older when they died, Chuck Berry or Prince?"
+    assert not_the_compared("Chuck Berry", deaths_unit(), older) == ""
+    assert "Chuck Berry 90 against Prince 57" in not_the_compared("Prince", deaths_unit(), older)
+    # a column the question names, after "more"
+    header = "district | votes | turnout"
+    passage = f"{header}\nNorth | 5200 | 61\nSouth | 4100 | 66"
+    unit = EvidenceUnit("v-0", "/d/v.csv", "v", 0, passage, 0, len(passage), section="v", context=header)
+    assert "'votes'" in not_the_compared("South", unit, "Which district got more votes, North or South?")
+    assert not_the_compared("North", unit, "Which district got more votes, North or South?") == ""
+
+
+@pytest.mark.parametrize(
+    "answer, question",
+    [
+        ("Chuck Berry", "Who was a musician, Chuck Berry or Harper Lee?"),  # no comparative
+        ("Chuck Berry", "Who was younger when they died, Chuck Berry or Elvis Presley?"),  # no row
+        ("Chuck Berry", "Who was younger, Chuck Berry or a musician?"),  # an option in several rows
+        ("Chuck Berry", "Who had more fans, Chuck Berry or Prince?"),  # no column of fans
+        ("Both", "Who was younger when they died, Chuck Berry or Prince?"),  # no option named
+    ],
+)
+def test_comparisons_the_table_cannot_settle_are_not_checked(answer: str, question: str) -> None:
+    assert not_the_compared(answer, deaths_unit(), question) == ""
 
 
 # A block of vega's stocks.csv (symbol,date,price; 560 rows) that ends before December 2009, with its

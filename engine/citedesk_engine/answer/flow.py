@@ -45,7 +45,7 @@ from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, s
 from .polar import polar_answer
 from .prompts import best_blocks, build_messages
 from .question_run import QuestionRun, source_ref
-from .table_rows import not_the_extreme, wrong_position
+from .table_rows import not_the_compared, not_the_extreme, wrong_position
 from .unknown_terms import unknown_reason
 from .verify import ClaimVerifier, Verdict
 
@@ -499,11 +499,16 @@ class AnswerFlow:
 def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: str) -> Verdict:
     """A supported verdict refused when its passage is not the table row asked for by position (only
     here is the passage's unit, so its place in its table, known), or when another row of the passage
-    has the higher or lower value the question asks for (table_rows.py)."""
+    has the higher or lower value the question asks for, or the other of two rows compared the larger
+    or smaller (table_rows.py)."""
     wrong = ""
     if verdict.supported:
         unit = cited[verdict.passage].unit
-        wrong = wrong_position(claim, unit, question) or not_the_extreme(claim, unit, question)
+        wrong = (
+            wrong_position(claim, unit, question)
+            or not_the_extreme(claim, unit, question)
+            or not_the_compared(claim, unit, question)
+        )
     if wrong:
         verdict = replace(
             verdict, supported=False, method=f"guard: {wrong}", check=f"guard: {wrong.split(':')[0]}"

@@ -391,6 +391,82 @@ def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
     )
 
 
+# A comparison of two named rows by one column: the comparative, the words of the column it measures
+# (none: the column the question names, "more deaths"), and whether the larger value answers.
+_COMPARATIVES: dict[str, tuple[frozenset[str], bool]] = {
+    "older": (frozenset({"age"}), True),
+    "younger": (frozenset({"age"}), False),
+    "taller": (frozenset({"height"}), True),
+    "heavier": (frozenset({"weight", "mass"}), True),
+    "lighter": (frozenset({"weight", "mass"}), False),
+    "longer": (frozenset({"length", "duration"}), True),
+    "more": (frozenset(), True),
+    "higher": (frozenset(), True),
+    "larger": (frozenset(), True),
+    "bigger": (frozenset(), True),
+    "greater": (frozenset(), True),
+    "fewer": (frozenset(), False),
+    "less": (frozenset(), False),
+    "lower": (frozenset(), False),
+    "smaller": (frozenset(), False),
+}
+_COMPARATIVE = re.compile(rf"\b(?:{'|'.join(_COMPARATIVES)})\b", re.IGNORECASE)
+# The two options: "..., Chuck Berry or Prince?", "Who died older: Chuck Berry or Prince?".
+_TWO_OPTIONS = re.compile(
+    r"(?:^|[,:;]|\b(?:between|of)\b)\s*([^,:;?]+?)\s+or\s+([^,:;?]+?)\s*\??\s*$", re.IGNORECASE
+)
+
+
+def not_the_compared(answer: str, unit: EvidenceUnit, question: str) -> str:
+    """What the gate says when a question asks which of two rows of a table has more (or less) of
+    something ("Who was younger when they died, Chuck Berry or Prince?") and the answer names the
+    option whose row holds the smaller (larger) value in the column compared: readxl's deaths.xlsx
+    gave "Chuck Berry" both for "older" and for "younger", the verifier reading either option of
+    the question as an answer (a window session). The column is the numeric one the comparative
+    measures ("age" for "older") or the question names ("more deaths"). "" when the question names
+    no comparative and two options, either option stands in no row or in several of the passage, or
+    no single column can be told."""
+    found = _COMPARATIVE.search(question)
+    options = _TWO_OPTIONS.search(question)
+    table = _table(unit.index_text)
+    if found is None or options is None or table is None:
+        return ""
+    text, (header, spans) = unit.index_text, table
+    separator = cell_separator(header)
+    names = [name.strip() for name in header.split(separator)]
+    measured, more = _COMPARATIVES[found.group(0).lower()]
+    rows = {}
+    for option in options.groups():
+        wanted = set(content_stems(option))
+        holding = [span for span in spans if wanted and wanted <= terms(text[slice(*span)])]
+        if len(holding) != 1:
+            return ""
+        rows[option] = [cell.strip() for cell in text[slice(*holding[0])].split(separator)]
+    said = set(content_stems(answer))
+    chosen = [option for option in rows if said and said <= set(content_stems(option))]
+    if len(chosen) != 1:
+        return ""
+    asked = measured or terms(question)
+    numeric = [
+        j
+        for j, name in enumerate(names)
+        if terms(name.replace("_", " ")) & asked
+        and all(j < len(cells) and _NUMBER_CELL.fullmatch(cells[j]) for cells in rows.values())
+    ]
+    if len(numeric) != 1:
+        return ""
+    column = numeric[0]
+    (mine,) = chosen
+    (other,) = [option for option in rows if option != mine]
+    value, against = float(rows[mine][column]), float(rows[other][column])
+    if value == against or (value > against) == more:
+        return ""
+    return (
+        f"table comparison: the question asks who is {found.group(0).lower()} by {names[column]!r}; the "
+        f"passage gives {other} {rows[other][column]} against {mine} {rows[mine][column]}"
+    )
+
+
 def rows_most_about(rows: list[tuple[int, int]], text: str, question: str) -> list[tuple[int, int]]:
     """Of `rows` (offsets into `text`), those holding most of the question's words, or all of them
     when none holds any: the row a question names among the rows holding its answer ("2019-07-06" is
