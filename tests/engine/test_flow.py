@@ -47,12 +47,16 @@ class Replies:
 
 
 def make_flow(
-    generator: Replies, rerank: float, searched: list[str], verify: VerifyConfig | None = None
+    generator: Replies,
+    rerank: float,
+    searched: list[str],
+    verify: VerifyConfig | None = None,
+    passages: dict[str, str] = PASSAGES,
 ) -> AnswerFlow:
     embedder = HashEmbedder()
     units = [
         EvidenceUnit(f"v-{i:05d}", f"/docs/{name}.txt", "v", i, text, 0, len(text))
-        for i, (name, text) in enumerate(PASSAGES.items())
+        for i, (name, text) in enumerate(passages.items())
     ]
     vectors = dict(zip([u.unit_id for u in units], embedder.embed([u.passage for u in units]), strict=True))
 
@@ -459,3 +463,23 @@ def test_only_an_english_question_is_checked_for_names_the_library_never_writes(
     german = "Wo hat Marie Curie studiert und welche Fächer hat sie später an der Universität unterrichtet?"
     flow.ask(german, k=2)
     assert looked_up == ["Where did Marie Curie study?"]
+
+
+def test_an_answer_another_passage_read_gives_for_the_other_case_is_refused() -> None:
+    # sandwich's vignette in a window session: "HC0", cited to a table of settings, was shown as
+    # verified; the passage the model read first gives HC1 for lm objects and HC0 otherwise.
+    passages = {
+        "vignette": 'The HC bias correction is specified via type with the default to use "HC1" for lm '
+        'objects and "HC0" otherwise.',
+        "settings": 'The HC type of each model: CL-0 uses vcovCL with type "HC0"; CL-1 uses type "HC1".',
+    }
+    question = "Which HC type does vcovCL use by default for lm objects?"
+    flow = make_flow(Replies("HC0 [2]"), 0.9, [], passages=passages)
+    answer = flow.ask(question, k=2)
+    assert answer.decision is Decision.REFUSED
+    (claim,) = answer.claims
+    assert not claim.supported
+    assert claim.method.startswith('guard: condition: the passage gives "HC1" for lm objects')
+    # the value given for the case asked about stands
+    right = make_flow(Replies("HC1 [1]"), 0.9, [], passages=passages).ask(question, k=2)
+    assert [c.supported for c in right.claims] == [True]

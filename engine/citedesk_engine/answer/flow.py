@@ -35,6 +35,7 @@ from .asides import AsideKind, asides
 from .certainty import answer_certainty, generated_tokens
 from .claims import split_claims
 from .code_names import under_its_name
+from .conditions import other_condition
 from .conflicts import find_conflicts
 from .crosslingual import ClaimLanguages, InLanguage
 from .declined import declined_quote, declines
@@ -479,6 +480,13 @@ class AnswerFlow:
                     how = retried
                 elif not cited:
                     verdict, how = retry, retried  # the only check there was: its reason is the one to show
+            otherwise = other_condition(checked, [c.unit.passage for c in context], asked) if asked else ""
+            if verdict.supported and otherwise:
+                # Another passage the model read gives another value for the case asked about.
+                verdict = replace(
+                    verdict, supported=False, method=f"guard: {otherwise}", check="guard: condition"
+                )
+                sources = ()
             method = verdict.method + (polarity if verdict.supported else "")
             if certainty is not None:
                 method += f", model's certainty {certainty:.2f}"
