@@ -483,3 +483,18 @@ def test_an_answer_another_passage_read_gives_for_the_other_case_is_refused() ->
     # the value given for the case asked about stands
     right = make_flow(Replies("HC1 [1]"), 0.9, [], passages=passages).ask(question, k=2)
     assert [c.supported for c in right.claims] == [True]
+
+
+def test_the_trace_says_where_each_passage_weighed_and_read_is() -> None:
+    # A window session's trace named the passages the model read by unit id only.
+    answer = make_flow(Replies("They may not [1]."), 0.9, []).ask(PETS, k=2)
+    (relevance,) = [t for t in answer.trace if t.stage == "relevance"]
+    assert {s["unit_id"]: s["where"] for s in relevance.details["scores"]} == {  # type: ignore[union-attr]
+        "v-00000": "rules.txt",
+        "v-00001": "curie.txt",
+    }
+    (generate,) = [t for t in answer.trace if t.stage == "generate"]
+    read = generate.details["read"]
+    assert generate.details["where"] == {
+        unit: {"v-00000": "rules.txt", "v-00001": "curie.txt"}[unit] for unit in read
+    }  # type: ignore[union-attr]

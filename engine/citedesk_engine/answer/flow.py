@@ -45,7 +45,7 @@ from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .polar import polar_answer
 from .prompts import best_blocks, build_messages
-from .question_run import QuestionRun, source_ref
+from .question_run import QuestionRun, place, source_ref
 from .table_rows import not_the_compared, not_the_extreme, wrong_position
 from .unknown_terms import unknown_reason
 from .verify import ClaimVerifier, Verdict
@@ -162,12 +162,13 @@ class AnswerFlow:
             return run.refuse(refusal)
 
         run.stage("relevance")
+        paths = self.paths()
         unknown = self._unknown_terms(question)
         if unknown:
             run.record("relevance", len(candidates), 0, unknown_terms=unknown)
             return run.refuse(
                 Refusal(Stage.RELEVANCE, unknown_reason(unknown), {"unknown_terms": unknown}),
-                considered=[source_ref(c, self.paths()) for c in candidates[:3]],  # as retrieval ranked them
+                considered=[source_ref(c, paths) for c in candidates[:3]],  # as retrieval ranked them
             )
         languages = self.document_languages() if variants and query == question else {}
         judged_hops = []
@@ -206,6 +207,7 @@ class AnswerFlow:
             scores=[
                 {
                     "unit_id": r.candidate.unit.unit_id,
+                    "where": place(r.candidate.unit, paths),
                     "coverage": round(r.coverage, 3),
                     "similarity": round(r.similarity, 3),
                     "rerank": None if r.rerank is None else round(r.rerank, 3),
@@ -224,7 +226,7 @@ class AnswerFlow:
             closest = closest_first(judged)[:3]
             return run.refuse(
                 self._with_language_note(refusal, question, candidates),
-                considered=[source_ref(r.candidate, self.paths()) for r in closest],
+                considered=[source_ref(r.candidate, paths) for r in closest],
             )
 
         run.stage("authority")
@@ -232,7 +234,7 @@ class AnswerFlow:
         ranked, refusal = authority_gate(relevant, tiers, mode, self.config.authority_floor)
         run.record("authority", len(relevant), len(ranked), mode=mode, floor=self.config.authority_floor)
         if refusal:
-            return run.refuse(refusal, considered=[source_ref(c, self.paths()) for c in relevant[:3]])
+            return run.refuse(refusal, considered=[source_ref(c, paths) for c in relevant[:3]])
 
         context = ranked[: self.config.context_passages + len(hops) - 1]  # a passage more a lookup
         shown = {u.unit_id for u in best_blocks([c.unit for c in context], question)}
@@ -270,6 +272,7 @@ class AnswerFlow:
             characters=len(text),
             declined=declined,
             read=[c.unit.unit_id for c in context],
+            where={c.unit.unit_id: place(c.unit, paths) for c in context},
             quote=quote[1].unit.unit_id if quote else None,
             # How sure the model was of each token it wrote (where it can say): certainty.py.
             tokens=[[t.text, round(t.probability, 4)] for t in tokens],
@@ -301,7 +304,7 @@ class AnswerFlow:
                     },
                 ),
                 text=text,
-                considered=[source_ref(c, self.paths()) for c in context],
+                considered=[source_ref(c, paths) for c in context],
             )
 
         run.stage("verify")
@@ -338,7 +341,7 @@ class AnswerFlow:
                 ),
                 text=text,
                 claims=claims,
-                considered=[source_ref(c, self.paths()) for c in context],
+                considered=[source_ref(c, paths) for c in context],
             )
         cited = {uid for c in supported for uid in c.sources}
         touching = [c for c in conflicts if set(c.unit_ids) & cited]
@@ -352,9 +355,9 @@ class AnswerFlow:
                 text=text,
                 claims=claims,
                 conflicts=conflicts,
-                considered=[source_ref(c, self.paths()) for c in context],
+                considered=[source_ref(c, paths) for c in context],
             )
-        return run.answer(supported, claims, context, conflicts, removed, self.paths())
+        return run.answer(supported, claims, context, conflicts, removed, paths)
 
     def _with_language_note(
         self, refusal: Refusal, question: str, candidates: Sequence[Candidate]

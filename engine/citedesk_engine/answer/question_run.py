@@ -6,10 +6,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from pathlib import PurePath
 
 from ..errors import Cancelled
 from ..events import EventCallback, StageStarted, emit
-from ..types import Answer, Candidate, Claim, Decision, Refusal, SourceRef, StageTrace
+from ..types import Answer, Candidate, Claim, Decision, EvidenceUnit, Refusal, SourceRef, StageTrace
 
 
 class QuestionRun:
@@ -97,6 +98,16 @@ class QuestionRun:
             searched=self.searched,
             quote=self.quote,
         )
+
+
+def place(unit: EvidenceUnit, paths: dict[str, str]) -> str:
+    """Where a passage is, for the trace: its file's name and page ("sandwich-CL.pdf, page 12"), or
+    the heading or sheet it stands under ("deaths.xlsx, arts"). A window session's trace named the
+    passages the model read by unit id only."""
+    name = PurePath(paths.get(unit.document, unit.document)).name
+    if unit.page:
+        return f"{name}, page {unit.page}"
+    return f"{name}, {unit.section}" if unit.section else name
 
 
 def source_ref(candidate: Candidate, paths: dict[str, str]) -> SourceRef:
