@@ -51,6 +51,8 @@ _FURNITURE = frozenset(
 # A name in code: lower case words joined by a dot or an underscore (con.farrington, data_frame; not
 # Node.js or U.S.).
 _IDENTIFIER = re.compile(r"[a-z]{2,}(?:[._][a-z0-9]+)+")
+# A word of code: letters and digits mixed ("HC0", "utf8"), or lower case then a capital ("vcovCL").
+_CODE_WORD = re.compile(r"(?=\w*[A-Za-z])(?=\w*\d)\w+|[a-z]+[A-Z]\w*")
 _NUMBERING = re.compile(r"[\divxlc]+(?:[.-]\w+)*\.?", re.IGNORECASE)
 _BATCH = 32
 # Texts in one call from which the worker processes are used: below it, starting them (a few seconds,
@@ -198,7 +200,7 @@ def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
             continue
         key = _key(list(entity), entity=True)
         if key:
-            found.append(Mention(key, _label(entity), entity.label_, sentence_of(entity.start)))
+            found.append(Mention(key, _label(entity), _kind(entity), sentence_of(entity.start)))
             covered.update(range(entity.start, entity.end))
     for phrase in _phrases(doc):
         if phrase[-1].i in covered:
@@ -212,6 +214,17 @@ def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
         if len(content) >= 2 or (len(content) == 1 and content[0].pos_ == "PROPN"):
             found.append(Mention(key, _label(phrase), "NP", sentence_of(phrase[-1].i)))
     return found
+
+
+def _kind(entity) -> str:  # type: ignore[no-untyped-def]
+    """The recogniser's kind of an entity, or "NP" (a key phrase) where it cannot be a name: no word
+    of it capitalised ("zoo" and "keyword argument" were persons in the Explore view of a window
+    session), or a word of code mixing letters and digits or a capital after lower case ("HC0" was a
+    place, "vcovCL" an organisation)."""
+    words = [t.text for t in entity if not (t.is_punct or t.is_space)]
+    if not any(word[:1].isupper() for word in words) or any(_CODE_WORD.fullmatch(word) for word in words):
+        return "NP"
+    return str(entity.label_)
 
 
 def _phrases(doc) -> list[list]:  # type: ignore[no-untyped-def]
