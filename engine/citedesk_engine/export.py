@@ -202,9 +202,34 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
     saying = [t for t in sentences if wanted & terms(t)] or parts
     quoted = " … ".join(
-        _BROKEN_COMPOUND.sub("-", _BROKEN_WORD.sub("", _LINE_MARK.sub("", t))) for t in saying
+        _around(
+            " ".join(_BROKEN_COMPOUND.sub("-", _BROKEN_WORD.sub("", _LINE_MARK.sub("", t))).split()),
+            claim.text,
+        )
+        for t in saying
     )
     return shorten(" ".join(quoted.split()), _QUOTE_LIMIT)
+
+
+_AROUND = 160  # a quoted sentence longer than this is shown around the answer
+_AROUND_SIDE = 70  # characters of it kept on each side of the answer
+
+
+def _around(sentence: str, answer: str) -> str:
+    """A long sentence cut to the words around the answer, "…" where it was cut: R's printed output
+    of a table of standard errors was quoted as one 400-character "sentence" beginning mid-call,
+    "“) R> se <- function(vcov) sapply(vcov, ... 0.2249894 0.6034277 ...", for the answer 0.0043029,
+    with no sign of which number was the answer (a window session)."""
+    said = answer.strip(" .")
+    at = sentence.lower().find(said.lower()) if said else -1
+    if len(sentence) <= _AROUND or at < 0:
+        return sentence
+    start, end = max(0, at - _AROUND_SIDE), min(len(sentence), at + len(said) + _AROUND_SIDE)
+    if start > 0:
+        start = sentence.find(" ", start, at) + 1 or start  # at a word's start
+    if end < len(sentence):
+        end = sentence.rfind(" ", at + len(said), end) if " " in sentence[at + len(said) : end] else end
+    return f"{'…' if start > 0 else ''}{sentence[start:end].strip()}{'…' if end < len(sentence) else ''}"
 
 
 def with_columns(span: str, header: str) -> str:

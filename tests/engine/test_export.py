@@ -166,6 +166,28 @@ def test_a_word_broken_over_two_lines_of_a_pdf_is_quoted_whole() -> None:
     assert "multivariate t-probabilities" in quote  # a compound's hyphen after one letter stays
 
 
+def test_a_long_sentence_is_quoted_around_the_answer() -> None:
+    """A window session on sandwich's vignette: the standard error 0.0043029 was quoted with a whole
+    printed R table starting mid-call, no sign of which of its thirty numbers was the answer."""
+    from citedesk_engine.export import claim_quote
+
+    text = (
+        "R> se <- function(vcov) sapply(vcov, function(x) sqrt(diag(x)))\nR> se(vc)\n"
+        "standard basic CL-1 boot\ncount_(Intercept) 0.2249894 0.6034277 0.8944541 0.8667209\n"
+        "count_institutions 0.0016022 0.0024664 0.0043029 0.0041135\n"
+        "count_log(capital/employment) 0.0546614 0.0817540 0.1521416 0.1494889"
+    )
+    ref = SourceRef("u1", "d", "/docs/sandwich-CL.pdf", 17, (), 0, len(text), text)
+    value = Claim("0.0043029", True, ("u1",), "verifier", 0.9, (("u1", 0, len(text)),))
+    answer = Answer(
+        "What is the CL-1 standard error?", Decision.ANSWERED, "0.0043029 [1]", (value,), (ref,), (), ()
+    )
+    quote = claim_quote(value, answer)
+    assert quote.startswith("…") and quote.endswith("…") and len(quote) < 170
+    assert "count_institutions 0.0016022 0.0024664 0.0043029 0.0041135" in quote
+    assert "R> se <-" not in quote
+
+
 def test_a_table_rows_quote_names_each_cell_by_its_column() -> None:
     # A window session: "3.0,Woody,woody,2000-08-15,..." quoted bare under "Woody" said nothing.
     from citedesk_engine.export import claim_quote
