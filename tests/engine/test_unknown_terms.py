@@ -47,6 +47,18 @@ def test_a_documents_file_name_or_title_is_known() -> None:
 def test_the_reason_names_each_word_and_says_what_to_do() -> None:
     reason = unknown_reason(["structlog", "loguru"])
     assert "“structlog” or “loguru”" in reason and "spelling" in reason
+    assert "(and 2 more)" in unknown_reason(["aaaa", "bbbb", "cccc", "dddd", "eeee"])
+
+
+def test_a_pasted_page_is_looked_up_twenty_words_at_most() -> None:
+    looked: list[str] = []
+
+    def written(word: str) -> bool:
+        looked.append(word)
+        return False
+
+    pasted = " ".join(f"zq{chr(97 + i // 26)}{chr(97 + i % 26)}xv" for i in range(100))
+    assert len(unknown_terms(pasted, LEXICON.knows, written)) == 20 and len(looked) == 20
 
 
 @pytest.fixture(scope="module")

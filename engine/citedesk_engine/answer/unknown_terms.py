@@ -22,6 +22,9 @@ from collections.abc import Callable, Iterable
 from .text import STOPWORDS
 
 MIN_LETTERS = 4
+# The most words looked up for one question (each a fuzzy search of the index): a pasted page of code
+# as a question is not searched word by word.
+MAX_LOOKUPS = 20
 _NAME = re.compile(r"[A-Z][\w’'-]*(?:\s+(?:[A-Z]\.\s+)*[A-Z][\w’'-]*)+")
 _WORD = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z_]*[A-Za-z](?![\w-])")
 
@@ -35,14 +38,19 @@ def unknown_terms(
     """The question's words, as written, that are no English word and that neither the library's
     text (`written`) nor a document's name or title (`names`) holds."""
     named = " ".join(names).lower()
-    out = []
-    for word in dict.fromkeys(_WORD.findall(question)):
-        lower = word.lower()
-        if len(word) < MIN_LETTERS or lower in STOPWORDS or lower in named or _english(lower, is_english):
-            continue
-        if not written(word) and not any(written(other) for other in _rest_of_name(word, question)):
-            out.append(word)
-    return out
+    looked_up = [
+        word
+        for word in dict.fromkeys(_WORD.findall(question))
+        if len(word) >= MIN_LETTERS
+        and word.lower() not in STOPWORDS
+        and word.lower() not in named
+        and not _english(word.lower(), is_english)
+    ]
+    return [
+        word
+        for word in looked_up[:MAX_LOOKUPS]
+        if not written(word) and not any(written(other) for other in _rest_of_name(word, question))
+    ]
 
 
 def _rest_of_name(word: str, question: str) -> list[str]:
@@ -81,7 +89,9 @@ def _one_edit(word: str) -> set[str]:
 
 
 def unknown_reason(terms: list[str]) -> str:
-    quoted = " or ".join(f"“{t}”" for t in terms)
+    quoted = " or ".join(f"“{t}”" for t in terms[:3]) + (
+        f" (and {len(terms) - 3} more)" if len(terms) > 3 else ""
+    )
     return (
         f"Your documents never write {quoted}, nor a word spelled like it, so they cannot answer a "
         "question about it. Check the spelling, or add a document that covers it."
