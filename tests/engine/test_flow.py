@@ -498,3 +498,17 @@ def test_the_trace_says_where_each_passage_weighed_and_read_is() -> None:
     assert generate.details["where"] == {
         unit: {"v-00000": "rules.txt", "v-00001": "curie.txt"}[unit] for unit in read
     }  # type: ignore[union-attr]
+
+
+def test_a_passages_place_is_named_as_its_document_names_its_pages() -> None:
+    from citedesk_engine.answer.question_run import place
+
+    def unit(document: str, page: int | None, section: str = "") -> EvidenceUnit:
+        return EvidenceUnit("u", document, "v", 0, "text", 0, 4, page=page, section=section)
+
+    paths = {"d1": "/docs/sandwich-CL.pdf"}
+    assert place(unit("d1", 12), paths) == "sandwich-CL.pdf, page 12"
+    # a window session's trace said "deaths.xlsx, page 1" where the answer said "sheet arts"
+    assert place(unit("/docs/deaths.xlsx", 1, "arts"), {}) == "deaths.xlsx, sheet arts"
+    assert place(unit("/docs/talk.pptx", 4, "Risks"), {}) == "talk.pptx, slide 4"
+    assert place(unit("/docs/logging.html", None, "Logging Levels"), {}) == "logging.html, Logging Levels"

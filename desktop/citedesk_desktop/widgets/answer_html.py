@@ -9,6 +9,7 @@ from pathlib import Path
 from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.answer.text import shorten
 from citedesk_engine.export import STAGE_WORDS, check_words, claim_quote, scope_words, with_columns
+from citedesk_engine.pages import page_words
 from citedesk_engine.types import Answer, Decision, SourceRef, Stage
 
 
@@ -292,22 +293,6 @@ def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
     first = next((i for i, word in enumerate(words) if any(c.isalpha() for c in word)), 0)
     opening = " ".join(words[first : first + 5])
     return f"{where} (“{html.escape(opening)}…”)"
-
-
-# A spreadsheet's "page" is its sheet and a presentation's its slide: said as such ("book.xlsx,
-# quakes" and "talk.pptx, slide 4", not "page 4").
-_SPREADSHEETS = frozenset({".xlsx", ".xlsm", ".xls"})
-_SLIDES = frozenset({".pptx", ".ppt"})
-
-
-def page_words(path: str, page: int, section: str = "") -> str:
-    """A page as its document calls it: "page 4", "slide 4", or a spreadsheet's "sheet quakes"."""
-    suffix = Path(path).suffix.lower()
-    if suffix in _SPREADSHEETS:
-        return f"sheet {section}" if section else f"sheet {page}"
-    if suffix in _SLIDES:
-        return f"slide {page}"
-    return f"page {page}"
 
 
 def _where(source: SourceRef) -> str:

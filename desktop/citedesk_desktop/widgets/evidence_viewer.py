@@ -9,6 +9,7 @@ from pathlib import Path
 from citedesk_engine.answer.asides import AsideKind, asides
 from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.ingest.extract import is_paged, keeps_lines
+from citedesk_engine.pages import page_words
 from citedesk_engine.types import Answer, Box, SourceRef
 from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
@@ -24,7 +25,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .answer_html import page_words
 from .buttons import tool_button
 
 HIGHLIGHT = QColor(255, 213, 79, 110)

@@ -10,6 +10,7 @@ from pathlib import PurePath
 
 from ..errors import Cancelled
 from ..events import EventCallback, StageStarted, emit
+from ..pages import page_words
 from ..types import Answer, Candidate, Claim, Decision, EvidenceUnit, Refusal, SourceRef, StageTrace
 
 
@@ -101,12 +102,13 @@ class QuestionRun:
 
 
 def place(unit: EvidenceUnit, paths: dict[str, str]) -> str:
-    """Where a passage is, for the trace: its file's name and page ("sandwich-CL.pdf, page 12"), or
-    the heading or sheet it stands under ("deaths.xlsx, arts"). A window session's trace named the
-    passages the model read by unit id only."""
-    name = PurePath(paths.get(unit.document, unit.document)).name
+    """Where a passage is, for the trace: its file's name and page ("sandwich-CL.pdf, page 12"; a
+    sheet by its name, "deaths.xlsx, sheet arts"), or the heading it stands under. A window session's
+    trace named the passages the model read by unit id only."""
+    path = paths.get(unit.document, unit.document)
+    name = PurePath(path).name
     if unit.page:
-        return f"{name}, page {unit.page}"
+        return f"{name}, {page_words(path, unit.page, unit.section)}"
     return f"{name}, {unit.section}" if unit.section else name
 
 
