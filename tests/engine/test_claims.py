@@ -73,3 +73,14 @@ def test_a_sentence_keeps_its_closing_quotes_and_marks_and_a_mark_in_brackets_en
         "Then he left.",
         "It costs 5 (US) dollars.",
     ]
+
+
+def test_a_bracket_beyond_the_passages_read_is_the_answers_own_text() -> None:
+    # Python's sorting HOW TO: "What does sorted([5, 2, 3, 1, 4]) return?" - "[1, 2, 3, 4, 5]", with
+    # three passages read, left no sentence to check.
+    (claim,) = split_claims("[1, 2, 3, 4, 5]", passages=3)
+    assert claim.text == "[1, 2, 3, 4, 5]" and claim.citations == ()
+    (claim,) = split_claims("It returns [1, 2, 3, 4, 5] [2].", passages=3)
+    assert claim.text == "It returns [1, 2, 3, 4, 5]." and claim.citations == (2,)
+    # numbers within the passages read are citations, as without `passages`
+    assert split_claims("[1, 2]", passages=3) == split_claims("[1, 2]") == []

@@ -97,18 +97,31 @@ class RawClaim:
     end: int = 0
 
 
-def split_claims(answer: str) -> list[RawClaim]:
+def split_claims(answer: str, passages: int | None = None) -> list[RawClaim]:
+    """The answer's sentences, each with the passages it cites. With `passages` (how many the model
+    read), a bracket naming a number beyond them is the answer's own text, not a citation: the model
+    answered "What does sorted([5, 2, 3, 1, 4]) return?" with "[1, 2, 3, 4, 5]", the page's printed
+    output, and three passages read left no sentence at all (a window session)."""
     claims = []
     lead = len(answer) - len(answer.lstrip())
     stripped = answer.strip()
+
+    def citation(found: re.Match[str]) -> bool:
+        numbers = [int(n) for n in re.split(r"\s*[,;]\s*", found.group(1))]
+        return passages is None or all(1 <= n <= passages for n in numbers)
+
     for a, b in sentence_spans(stripped):
         sentence = stripped[a:b]
         cited: list[int] = []
-        for group in CITATION.findall(sentence):
-            for number in re.split(r"\s*[,;]\s*", group):
+        for found in CITATION.finditer(sentence):
+            if not citation(found):
+                continue
+            for number in re.split(r"\s*[,;]\s*", found.group(1)):
                 if int(number) not in cited:
                     cited.append(int(number))
-        text = " ".join(CITATION.sub("", sentence).split())
+        text = " ".join(
+            CITATION.sub(lambda found: "" if citation(found) else found.group(0), sentence).split()
+        )
         text = re.sub(r"\s+([.,;:!?\u3002])", r"\1", text)
         if any(ch.isalnum() for ch in text):
             claims.append(RawClaim(text, tuple(cited), lead + a, lead + b))

@@ -456,7 +456,7 @@ class AnswerFlow:
         claims = []
         checked_in: list[dict[str, object]] = []
         units = {c.unit.unit_id: c.unit for c in context}
-        for raw in split_claims(text):
+        for raw in split_claims(text, len(context)):
             shown, checked, asked, polarity = raw.text, raw.text, question, ""
             polar = polar_answer(question, raw.text)
             if polar is not None and polar.sentence:
