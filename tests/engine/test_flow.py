@@ -214,6 +214,13 @@ def test_a_question_that_names_its_subject_is_searched_as_asked_in_a_conversatio
         ("What did they find when they tested it?", True),
         ("When did she move to Paris?", True),
         ("How do I restore it if it breaks?", True),
+        # a pronoun after a name the question gives is the name's (a window session merged the first
+        # with the previous, unrelated question)
+        ("In what year did Terry Therneau receive his PhD?", False),
+        ("How old was Prince when he died?", False),
+        ("How old was he when he died?", True),
+        ("He studied what in Paris?", True),
+        ("What is his PhD year?", True),
     ],
 )
 def test_which_questions_depend_on_the_conversation(question: str, depends: bool) -> None:

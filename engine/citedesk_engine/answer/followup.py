@@ -91,10 +91,11 @@ def depends_on_conversation(question: str) -> bool:
     if _ELLIPSIS.match(question):
         return True
     opened = False  # in a clause opened after something was named
+    named = _named_before_pronoun(question)
     for index, word in enumerate(said):
         if word in _CLAUSE_OPENERS and index and content_stems(" ".join(said[:index])):
             opened = True
-        if word in _PRONOUNS and not opened:
+        if word in _PRONOUNS and not opened and not named:
             return True
         if word in _DEMONSTRATIVES:
             before = said[index - 1] if index else ""
@@ -105,6 +106,18 @@ def depends_on_conversation(question: str) -> bool:
                 return True
     # "Why?", "When exactly?", "How many?": a question word and little else.
     return len(content_stems(question)) == 0 and said[0] in _QUESTION_WORDS
+
+
+def _named_before_pronoun(question: str) -> bool:
+    """A name (a capitalised word after the question's first) stands before its first pronoun, which
+    is then the name's: "In what year did Terry Therneau receive his PhD?" was searched together with
+    the previous, unrelated question in a window session."""
+    for index, token in enumerate(re.findall(r"[\w’'-]+", question)):
+        if token.lower() in _PRONOUNS:
+            return False
+        if index and token[:1].isupper() and any(c.islower() for c in token[1:]):
+            return True
+    return False
 
 
 def resolve(
