@@ -185,3 +185,22 @@ def test_an_entitys_wiki_page_is_written_when_opened_its_chips_open_the_evidence
     finally:
         window.close()
         runner.shutdown()
+
+
+def test_an_entitys_kind_is_said_only_as_far_as_it_can_be_told() -> None:
+    from citedesk_desktop.widgets.explore_panel import kind_word
+    from citedesk_engine.graph.store import Node
+
+    def node(label: str, kind: str) -> Node:
+        return Node(label.lower(), label, kind, 3, None)
+
+    assert kind_word(node("David Bowie", "PERSON")) == "person"
+    assert kind_word(node("assessment report", "NP")) == "phrase"
+    # the small recogniser's kinds on a technical manual (a window session): said as names
+    for label, kind in [
+        ("Harrell", "PERSON"),
+        ("Sniffer", "GPE"),
+        ("Gehan-Wilcoxon", "FAC"),
+        ("False", "WORK_OF_ART"),
+    ]:
+        assert kind_word(node(label, kind)) == "name", label

@@ -14,6 +14,7 @@ from citedesk_engine.events import SentenceChecked, StageStarted
 from citedesk_engine.graph.explore import EntityPage
 from citedesk_engine.graph.store import Community, Node
 from citedesk_engine.graph.wiki import WikiPage, entity_subject, topic_subject
+from citedesk_engine.pages import page_words
 from citedesk_engine.types import Answer, Decision, GraphStatus, SourceRef
 from PySide6.QtCore import Qt, QTimer, QUrl, Signal
 from PySide6.QtWidgets import (
@@ -30,20 +31,19 @@ from PySide6.QtWidgets import (
 
 from ..runner import EngineRunner
 
-KINDS = {
-    "PERSON": "person",
-    "ORG": "organisation",
-    "GPE": "place",
-    "LOC": "place",
-    "FAC": "building",
-    "NORP": "group",
-    "PRODUCT": "product",
-    "EVENT": "event",
-    "WORK_OF_ART": "work",
-    "LAW": "law",
-    "LANGUAGE": "language",
-    "NP": "phrase",
-}
+
+def kind_word(node: Node) -> str:
+    """What an entity is, as far as it can be told: "person" for a full name the recogniser calls one
+    ("David Bowie"), "phrase" for a key phrase, else "name". spaCy's small English recogniser labels
+    the names of technical documents at random: a window session's Explore view showed "Comma
+    Separated Values · person", "Harrell · organisation", "Sniffer · place", "Gehan-Wilcoxon ·
+    building", "False · work"; a wrong kind misleads where "name" does not."""
+    if node.kind == "NP":
+        return "phrase"
+    capitalised = [word for word in node.label.split() if word[:1].isupper() and word[1:2].islower()]
+    if node.kind == "PERSON" and len(capitalised) >= 2 and len(capitalised) == len(node.label.split()):
+        return "person"
+    return "name"
 
 
 class ExplorePanel(QWidget):
@@ -211,9 +211,7 @@ class ExplorePanel(QWidget):
     def _show_entities(self, nodes: list[Node]) -> None:
         self.entities.clear()
         for node in nodes:
-            item = QListWidgetItem(
-                f"{node.label} · {KINDS.get(node.kind, node.kind.lower())} · {node.units:,}"
-            )
+            item = QListWidgetItem(f"{node.label} · {kind_word(node)} · {node.units:,}")
             item.setData(Qt.ItemDataRole.UserRole, node.node)
             item.setToolTip(f"{node.label}: mentioned in {node.units:,} passages")
             self.entities.addItem(item)
@@ -241,7 +239,11 @@ class ExplorePanel(QWidget):
                 parts.append(f"<p><b>Named with it:</b> {links}</p>")
             parts.append("<p><b>Passages that mention it</b></p>")
         for number, source in enumerate(self._passages()):
-            where = f"page {source.page}" if source.page else source.section or "text"
+            where = (
+                page_words(source.path, source.page, source.section)
+                if source.page
+                else source.section or "text"
+            )
             name = html.escape(source.path.rsplit("/", 1)[-1])
             text = html.escape(" ".join(source.passage.split())[:220])
             parts.append(f"<p><a href='passage:{number}'>{name}, {html.escape(where)}</a><br>{text}…</p>")
@@ -256,7 +258,7 @@ class ExplorePanel(QWidget):
     def _heading(self) -> list[str]:
         if self.page is not None:
             node = self.page.node
-            kind = KINDS.get(node.kind, node.kind.lower())
+            kind = kind_word(node)
             topic = f" · topic: {html.escape(self.page.topic.label)}" if self.page.topic else ""
             return [
                 f"<h3>{html.escape(node.label)}</h3>",
