@@ -383,6 +383,7 @@ class MainWindow(QMainWindow):
         self.document.clear()
         self._clear_evidence()
         self.trace.clear()
+        self.explore.clear()
         self.library.set_documents([])
         self.library.opening()
         self.runner.submit("open", str(folder))

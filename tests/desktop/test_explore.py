@@ -97,6 +97,12 @@ def test_the_graph_catches_up_in_the_background_and_explore_opens_an_entitys_pas
         window.explore._on_link(QUrl("ask:"))
         assert set(window.chat.scope) == set(page.documents) and len(page.documents) == 2
         assert window.chat.question.toPlainText() == "What do the documents say about James Cameron?"
+
+        # another library opened: nothing of this one's entities stays on show
+        window.open_library(tmp_path / "another")
+        assert window.explore.page is None and window.explore.entities.count() == 0
+        assert "James Cameron" not in window.explore.details.toPlainText()
+        qtbot.waitUntil(lambda: not runner.busy, timeout=10_000)
     finally:
         window.close()
         runner.shutdown()

@@ -105,6 +105,23 @@ class ExplorePanel(QWidget):
         runner.failed.connect(self._on_failed)
         runner.event.connect(self._on_event)
 
+    def clear(self) -> None:
+        """Forget what was shown: another library is opening (a window session still showed David
+        Bowie's page, from the library before, after File > Open library…)."""
+        self.page = self.topic = self.wiki = None
+        self.subject = self._writing = self._rendered = None
+        self.wiki_state = ""
+        self.draft, self._dropped_draft, self._topics = [], 0, []
+        self.search.blockSignals(True)
+        self.search.clear()
+        self.search.blockSignals(False)
+        self.topics.blockSignals(True)
+        self.topics.clear()
+        self.topics.blockSignals(False)
+        self.entities.clear()
+        self.details.clear()
+        self.state.setText("The topics and entities appear once the entity graph is built.")
+
     def refresh(self) -> None:
         """Read the topics again (after the graph changed), then the entities they list."""
         self._runner.submit("explore_topics")
