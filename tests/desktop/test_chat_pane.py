@@ -297,6 +297,8 @@ def test_candidates_of_a_relevance_refusal_on_one_page_are_told_apart(qtbot) -> 
         "vader.pdf, page 6 (“We collected intensity ratings on…”): holds 20% of the question's words" in text
     )
     assert "vader.pdf, page 6 (“Ratings were obtained using Amazon…”): holds 10%" in text
+    # the figures in words, the numbers beside them
+    assert "holds 20% of the question's words, loosely related (similarity 0.31)" in text
 
 
 def test_closest_passages_of_one_page_are_told_apart_by_their_first_words(qtbot) -> None:

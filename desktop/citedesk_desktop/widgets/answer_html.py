@@ -269,12 +269,34 @@ def _considered(
     coverage = round(100 * float(best.get("coverage", 0) or 0))  # type: ignore[arg-type]
     where = _told_apart(source, list(among)) if source is not None else _place(best)
     place = f"<a href='{link}'>{where}</a>" if link else where
-    return (
-        f"<li>{place}: holds {coverage}% of the question's words, "
-        f"meaning similarity {best.get('similarity')}"
-        + (f", reranker {best['rerank']}" if best.get("rerank") is not None else "")
-        + "</li>"
-    )
+    similarity = float(best.get("similarity", 0) or 0)  # type: ignore[arg-type]
+    rerank = best.get("rerank")
+    said = [f"holds {coverage}% of the question's words", _in_words(similarity, _MEANING)]
+    figures = [f"similarity {similarity}"]
+    if rerank is not None:
+        said.append(_in_words(float(rerank), _RERANKER))  # type: ignore[arg-type]
+        figures.append(f"reranker {rerank}")
+    return f"<li>{place}: {', '.join(said)} <small class='muted'>({', '.join(figures)})</small></li>"
+
+
+# The relevance figures in words (a window session's reader: "meaning similarity -0.016, reranker
+# 0.01" says nothing to a non-engineer), the figures beside them. Bands of the packaged models'
+# scores: the gate's own thresholds are 0.4 and 0.55 for similarity, 0.7 for the reranker.
+_MEANING = (
+    (0.55, "very close in meaning"),
+    (0.4, "close in meaning"),
+    (0.2, "loosely related"),
+    (-1.0, "about something else"),
+)
+_RERANKER = (
+    (0.7, "judged likely to answer it"),
+    (0.3, "judged unlikely to answer it"),
+    (-1.0, "judged not to answer it"),
+)
+
+
+def _in_words(score: float, bands: tuple[tuple[float, str], ...]) -> str:
+    return next((words for floor, words in bands if score >= floor), bands[-1][1])
 
 
 def _told_apart(source: SourceRef, among: list[SourceRef]) -> str:
