@@ -208,9 +208,12 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
         )
         for t in saying
     )
-    return shorten(" ".join(quoted.split()), _QUOTE_LIMIT)
+    # A quote opens with no closing mark: a sentence split at a prompt's "..." began with the "]" that
+    # closes a list ("] >>> sorted(student_tuples, ...)", a window session on Python's sorting HOW TO).
+    return shorten(" ".join(quoted.split()).lstrip(_CLOSING_MARKS), _QUOTE_LIMIT)
 
 
+_CLOSING_MARKS = ")]}”’»,; "  # not "." (".bashrc") nor ":" (":set")
 _AROUND = 160  # a quoted sentence longer than this is shown around the answer
 _AROUND_SIDE = 70  # characters of it kept on each side of the answer
 

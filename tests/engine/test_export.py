@@ -188,6 +188,17 @@ def test_a_long_sentence_is_quoted_around_the_answer() -> None:
     assert "R> se <-" not in quote
 
 
+def test_a_quote_opens_with_no_closing_mark() -> None:
+    # Python's sorting HOW TO: the sentence split at a prompt's "..." began with the list's "]".
+    from citedesk_engine.export import claim_quote
+
+    text = "... ]\n>>> sorted(student_tuples, key=lambda student: student[2])\n[('dave', 'B', 10)]"
+    ref = SourceRef("u1", "d", "/docs/sorting.html", None, (), 0, len(text), text)
+    age = Claim("10", True, ("u1",), "verifier", 0.9, (("u1", 4, len(text)),))
+    answer = Answer("How old is dave?", Decision.ANSWERED, "10 [1]", (age,), (ref,), (), ())
+    assert claim_quote(age, answer).startswith(">>> sorted(student_tuples")
+
+
 def test_a_table_rows_quote_names_each_cell_by_its_column() -> None:
     # A window session: "3.0,Woody,woody,2000-08-15,..." quoted bare under "Woody" said nothing.
     from citedesk_engine.export import claim_quote
