@@ -191,16 +191,26 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
     to show beneath it; "" for a sentence (it says itself) or where that sentence is not known."""
     if not claim.supported or answer_length(claim.text) > SHORT_ANSWER_WORDS:
         return ""
-    parts = [
-        with_columns(source.passage[start - source.char_start : end - source.char_start], source.header)
+    checked = [
+        (
+            with_columns(source.passage[start - source.char_start : end - source.char_start], source.header),
+            source,
+        )
         for source in answer.sources
         for start, end in spans_in_source(source, (claim,))
     ]
     # Of the sentences checked, those that hold the answer's own words: a span of two sentences
-    # quoted whole could be cut before the one that says it.
+    # quoted whole could be cut before the one that says it. A table's row is quoted whole: its cells
+    # may hold sentences (readr's chickens.csv: Ginger's 12 eggs were quoted "... motto Listen.").
     wanted = terms(claim.text)
-    sentences = [p[a:b] for p in parts for a, b in sentence_spans(p)]
-    saying = [t for t in sentences if wanted & terms(t)] or parts
+    sentences = [
+        piece
+        for part, source in checked
+        for piece in (
+            part.splitlines() if source.header.strip() else [part[a:b] for a, b in sentence_spans(part)]
+        )
+    ]
+    saying = [t for t in sentences if wanted & terms(t)] or [part for part, _ in checked]
     quoted = " … ".join(
         _around(
             " ".join(_BROKEN_COMPOUND.sub("-", _BROKEN_WORD.sub("", _LINE_MARK.sub("", t))).split()),

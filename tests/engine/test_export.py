@@ -199,6 +199,21 @@ def test_a_quote_opens_with_no_closing_mark() -> None:
     assert claim_quote(age, answer).startswith(">>> sorted(student_tuples")
 
 
+def test_a_table_row_is_quoted_whole_though_its_cells_hold_sentences() -> None:
+    # readr's chickens.csv in a window session: Ginger's 12 eggs were quoted "... motto Listen."
+    from citedesk_engine.export import claim_quote
+
+    header = "chicken,sex,eggs_laid,motto"
+    row = 'Ginger,hen,12,"Listen. We\'ll either die free chickens or we die trying."'
+    ref = SourceRef("u1", "d", "/docs/chickens.csv", None, (), 0, len(row), row, "chickens.csv", header)
+    eggs = Claim("12", True, ("u1",), "verifier", 0.9, (("u1", 0, len(row)),))
+    answer = Answer("How many eggs did Ginger lay?", Decision.ANSWERED, "12 [1]", (eggs,), (ref,), (), ())
+    assert claim_quote(eggs, answer) == (
+        "chicken Ginger; sex hen; eggs_laid 12; motto Listen. We'll either die free chickens or we die "
+        "trying."
+    )
+
+
 def test_a_table_rows_quote_names_each_cell_by_its_column() -> None:
     # A window session: "3.0,Woody,woody,2000-08-15,..." quoted bare under "Woody" said nothing.
     from citedesk_engine.export import claim_quote
