@@ -327,6 +327,15 @@ def test_a_rewrite_spelling_a_hyphenated_word_as_one_is_trusted() -> None:
     )
 
 
+def test_a_rewrite_that_drops_a_word_of_the_question_is_not_trusted() -> None:
+    # A window session: "How old was he when he died?" rewritten "When did Prince die?"
+    earlier = [EarlierTurn("Who was younger when they died, David Bowie or Prince?", "Prince")]
+    resolved = resolve("How old was he when he died?", earlier, Replies("When did Prince die?"))
+    assert resolved.how == "folded" and resolved.rewrite == "When did Prince die?"
+    kept = resolve("How old was he when he died?", earlier, Replies("How old was Prince when he died?"))
+    assert kept.how == "rewritten" and kept.searched == "How old was Prince when he died?"
+
+
 def test_an_answers_claims_carry_where_they_stand_and_keep_it_when_stored() -> None:
     flow = make_flow(Replies("The University of Paris [1]."), 0.95, [])
     answer = flow.ask("Where did Marie Curie study?", k=2)

@@ -164,5 +164,7 @@ def _trustworthy(rewrite: str, question: str) -> bool:
         return False
     if len(words(rewrite)) > max(MAX_REWRITE_WORDS, 3 * len(words(question))):
         return False
-    own = _stems(question)
-    return not own or bool(own & _stems(rewrite))
+    # Every content word of the question stays, in some form: "How old was he when he died?" was
+    # rewritten "When did Prince die?" (a window session), and "old" was never searched.
+    kept = _stems(rewrite)
+    return all(_stems(word) & kept for word in re.findall(r"[\w’'-]+", question) if _stems(word))
