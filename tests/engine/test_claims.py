@@ -82,5 +82,7 @@ def test_a_bracket_beyond_the_passages_read_is_the_answers_own_text() -> None:
     assert claim.text == "[1, 2, 3, 4, 5]" and claim.citations == ()
     (claim,) = split_claims("It returns [1, 2, 3, 4, 5] [2].", passages=3)
     assert claim.text == "It returns [1, 2, 3, 4, 5]." and claim.citations == (2,)
-    # numbers within the passages read are citations, as without `passages`
+    # numbers within the passages read are citations, as without `passages`; so is a miscounted one
     assert split_claims("[1, 2]", passages=3) == split_claims("[1, 2]") == []
+    (claim,) = split_claims("The bridge is 12.3 kilometres long [4].", passages=3)
+    assert claim.text == "The bridge is 12.3 kilometres long." and claim.citations == (4,)

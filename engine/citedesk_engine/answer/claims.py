@@ -99,16 +99,18 @@ class RawClaim:
 
 def split_claims(answer: str, passages: int | None = None) -> list[RawClaim]:
     """The answer's sentences, each with the passages it cites. With `passages` (how many the model
-    read), a bracket naming a number beyond them is the answer's own text, not a citation: the model
-    answered "What does sorted([5, 2, 3, 1, 4]) return?" with "[1, 2, 3, 4, 5]", the page's printed
-    output, and three passages read left no sentence at all (a window session)."""
+    read), a bracket listing three numbers or more, one beyond them, is the answer's own text, not a
+    citation: the model answered "What does sorted([5, 2, 3, 1, 4]) return?" with "[1, 2, 3, 4, 5]",
+    the page's printed output, and three passages read left no sentence at all (a window session)."""
     claims = []
     lead = len(answer) - len(answer.lstrip())
     stripped = answer.strip()
 
     def citation(found: re.Match[str]) -> bool:
+        # A list of three numbers or more, some beyond the passages read; a lone "[4]" of three
+        # passages is a miscounted citation still (and the claim is checked against every passage).
         numbers = [int(n) for n in re.split(r"\s*[,;]\s*", found.group(1))]
-        return passages is None or all(1 <= n <= passages for n in numbers)
+        return passages is None or len(numbers) < 3 or all(1 <= n <= passages for n in numbers)
 
     for a, b in sentence_spans(stripped):
         sentence = stripped[a:b]
