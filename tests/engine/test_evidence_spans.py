@@ -178,3 +178,14 @@ def test_a_value_without_words_is_marked_where_it_is_written() -> None:
     )
     assert spanned("None", passage, "What is the default value of MAX_CONTENT_LENGTH?") == ["Default: None"]
     assert spanned("none", passage, "What is the default value of MAX_CONTENT_LENGTH?") == []
+
+
+def test_an_answer_naming_one_of_the_questions_options_stands_in_that_options_row() -> None:
+    # readxl's deaths.xlsx in a window session: "Prince" marked the whole table.
+    table = (
+        "Name | Profession | Age\nDavid Bowie | musician | 69\nCarrie Fisher | actor | 60\n"
+        "Prince | musician | 57"
+    )
+    question = "Who was younger when they died, David Bowie or Prince?"
+    ((start, end),) = supporting_spans("Prince", table, question)
+    assert table[start:end] == "Prince | musician | 57"

@@ -53,6 +53,11 @@ def unit_spans(claim: str, unit: EvidenceUnit, question: str = "") -> tuple[tupl
 def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tuple[int, int], ...]:
     """Offsets into `passage` of the rows or sentences that carry `claim`, in passage order."""
     rows = answer_rows(claim, passage, question)
+    if rows == [] and terms(claim) <= terms(question):
+        # An answer that names one of the question's options ("Who was younger when they died, David
+        # Bowie or Prince?" - "Prince") adds no word to it: its row is the one holding the option (a
+        # window session marked the whole table).
+        rows = answer_rows(claim, passage)
     if rows is not None:
         # "the first flower in the iris sheet": of the rows holding "1.4, 0.2", the first
         placed = positions(question)
