@@ -49,12 +49,13 @@ def test_spacy_reads_entities_and_phrases_and_survives_hostile_text() -> None:
             "See Section 2.7.3 and Table 1.12 in Chapter 2 on the Advanced Packaging Tool.",
             "The list con.farrington holds the options of the Farrington method.",
             "Zeileis and Grothendieck provide vcovCL with type HC0 for Newey and West estimators.",
+            "Comma Separated Values files are common.",
         ]
     )
     ipcc = {m.node: m.kind for m in found[0]}
     assert ipcc["intergovernmental panel on climate change"] != "NP"  # an entity (its type varies)
     assert ipcc["bert bolin"] == "PERSON" and ipcc["assessment report"] == "NP"
-    assert found[1] == [] and len(found) == 8
+    assert found[1] == [] and len(found) == 9
     # A document's own furniture is no entity: a manual names its sections everywhere.
     assert {m.node for m in found[5]} == {"advanced packaging tool"}
     # Nor is a name of code ("con.farrington", an R list of the article's code).
@@ -63,6 +64,8 @@ def test_spacy_reads_entities_and_phrases_and_survives_hostile_text() -> None:
     # session showed "HC0 · place", "vcovCL · organisation").
     sandwich = {m.node: m.kind for m in found[7]}
     assert sandwich["zeileis"] == "PERSON" and sandwich["hc0"] == "NP" and sandwich["vcovcl"] == "NP"
+    # nor is a name made with a verb and a noun ("Comma Separated Values" was a person)
+    assert {m.node: m.kind for m in found[8]}.get("comma separated value") == "NP"
 
 
 def test_an_isolated_reader_reads_in_its_worker_only_and_reads_the_same() -> None:

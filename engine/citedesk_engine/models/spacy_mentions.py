@@ -51,6 +51,8 @@ _FURNITURE = frozenset(
 # A name in code: lower case words joined by a dot or an underscore (con.farrington, data_frame; not
 # Node.js or U.S.).
 _IDENTIFIER = re.compile(r"[a-z]{2,}(?:[._][a-z0-9]+)+")
+# Parts of speech no person's or place's name is made of (proper nouns, "of", "the", "and").
+_NOT_IN_NAMES = frozenset({"VERB", "NOUN", "ADJ", "ADV", "PRON", "AUX"})
 # A word of code: letters and digits mixed ("HC0", "utf8"), or lower case then a capital ("vcovCL").
 _CODE_WORD = re.compile(r"(?=\w*[A-Za-z])(?=\w*\d)\w+|[a-z]+[A-Z]\w*")
 _NUMBERING = re.compile(r"[\divxlc]+(?:[.-]\w+)*\.?", re.IGNORECASE)
@@ -219,11 +221,15 @@ def _mentions(doc) -> list[Mention]:  # type: ignore[no-untyped-def]
 def _kind(entity) -> str:  # type: ignore[no-untyped-def]
     """The recogniser's kind of an entity, or "NP" (a key phrase) where it cannot be a name: no word
     of it capitalised ("zoo" and "keyword argument" were persons in the Explore view of a window
-    session), or a word of code mixing letters and digits or a capital after lower case ("HC0" was a
-    place, "vcovCL" an organisation)."""
-    words = [t.text for t in entity if not (t.is_punct or t.is_space)]
+    session), a word of code mixing letters and digits or a capital after lower case ("HC0" was a
+    place, "vcovCL" an organisation), or a person's or place's name with a verb, a common noun or an
+    adjective among its words (an organisation's often has one: "Robert Koch Institute")."""
+    tokens = [t for t in entity if not (t.is_punct or t.is_space)]
+    words = [t.text for t in tokens]
     if not any(word[:1].isupper() for word in words) or any(_CODE_WORD.fullmatch(word) for word in words):
         return "NP"
+    if entity.label_ in ("PERSON", "GPE", "LOC") and any(t.pos_ in _NOT_IN_NAMES for t in tokens):
+        return "NP"  # "Comma Separated Values" (a verb and a noun) was a person
     return str(entity.label_)
 
 
