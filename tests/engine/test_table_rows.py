@@ -8,12 +8,11 @@ import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.evidence_spans import supporting_spans
 from citedesk_engine.answer.flow import AnswerFlow
+from citedesk_engine.answer.row_comparisons import not_the_compared, not_the_extreme
 from citedesk_engine.answer.table_rows import (
     answer_rows,
     compares_rows,
     name_in_no_row,
-    not_the_compared,
-    not_the_extreme,
     wrong_column,
     wrong_position,
     wrong_row,
@@ -355,11 +354,14 @@ IOWA = (
 )
 
 
+def table_unit(path: str, section: str, header: str, rows: str) -> EvidenceUnit:
+    """A table's block as the index holds it: its header row, then its rows, under its title."""
+    passage = f"{header}\n{rows}"
+    return EvidenceUnit("t-0", path, "t", 0, passage, 0, len(passage), section=section, context=header)
+
+
 def iowa_unit(rows: str = IOWA) -> EvidenceUnit:
-    passage = f"{IOWA_HEADER}\n{rows}"
-    return EvidenceUnit(
-        "i-0", "/d/iowa.csv", "i", 0, passage, 0, len(passage), section="iowa.csv", context=IOWA_HEADER
-    )
+    return table_unit("/d/iowa.csv", "iowa.csv", IOWA_HEADER, rows)
 
 
 def test_an_answer_to_the_highest_is_refused_when_its_passage_shows_a_higher_row() -> None:
@@ -413,10 +415,7 @@ DEATHS = (
 
 
 def deaths_unit() -> EvidenceUnit:
-    passage = f"{DEATHS_HEADER}\n{DEATHS}"
-    return EvidenceUnit(
-        "d-0", "/d/deaths.xlsx", "d", 0, passage, 0, len(passage), section="arts", context=DEATHS_HEADER
-    )
+    return table_unit("/d/deaths.xlsx", "arts", DEATHS_HEADER, DEATHS)
 
 
 def test_the_other_of_two_rows_compared_is_the_answer_when_its_value_says_so() -> None:
@@ -432,9 +431,7 @@ def test_the_other_of_two_rows_compared_is_the_answer_when_its_value_says_so() -
     assert not_the_compared("Chuck Berry", deaths_unit(), older) == ""
     assert "Chuck Berry 90 against Prince 57" in not_the_compared("Prince", deaths_unit(), older)
     # a column the question names, after "more"
-    header = "district | votes | turnout"
-    passage = f"{header}\nNorth | 5200 | 61\nSouth | 4100 | 66"
-    unit = EvidenceUnit("v-0", "/d/v.csv", "v", 0, passage, 0, len(passage), section="v", context=header)
+    unit = table_unit("/d/v.csv", "v", "district | votes | turnout", "North | 5200 | 61\nSouth | 4100 | 66")
     assert "'votes'" in not_the_compared("South", unit, "Which district got more votes, North or South?")
     assert not_the_compared("North", unit, "Which district got more votes, North or South?") == ""
 

@@ -46,7 +46,8 @@ from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, s
 from .polar import polar_answer
 from .prompts import best_blocks, build_messages
 from .question_run import QuestionRun, place, source_ref
-from .table_rows import not_the_compared, not_the_extreme, wrong_position
+from .row_comparisons import not_the_compared, not_the_extreme
+from .table_rows import wrong_position
 from .unknown_terms import unknown_reason
 from .verify import ClaimVerifier, Verdict
 

@@ -311,7 +311,7 @@ def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
         or _CONDITIONED.search(question)
     ):
         return ""
-    read = _answered_table(answer, unit, question)
+    read = answered_table(answer, unit, question)
     if read is None:
         return ""
     text, table, rows = read
@@ -323,147 +323,13 @@ def wrong_position(answer: str, unit: EvidenceUnit, question: str) -> str:
     if not start:
         return (
             f"table position: the question asks for the first row of {unit.section!r}, "
-            f"the answer is from a later part of it, {_shown(found)!r}"
+            f"the answer is from a later part of it, {shown_row(found)!r}"
         )
     if table[1][0] in rows:
         return _other_column(answer, table[0], first, question)
     return (
-        f"table position: the question asks for the first row, {_shown(first)!r}, "
-        f"the answer is from {_shown(found)!r}"
-    )
-
-
-# A question asking for the row with the most or least of something ("In which year was fossil-fuel
-# net generation highest?"). "most" and "least" are left out: "the most common", "at least".
-_HIGHEST = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum|peak)\b", re.IGNORECASE)
-_LOWEST = re.compile(r"\b(?:lowest|smallest|fewest|minimum)\b", re.IGNORECASE)
-_NUMBER_CELL = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-def not_the_extreme(answer: str, unit: EvidenceUnit, question: str) -> str:
-    """What the gate says when a question asking for the row with the highest (or lowest) value is
-    answered from a row of a table passage when another row of the same passage, about the same
-    thing, has a higher (lower) value in the column asked about: "2006" for the year fossil-fuel
-    net generation was highest, cited from rows that show 2010 higher (a window session; every
-    cell is the passage's own word, so no other check can refuse it). The rows compared are those
-    holding the question's words that the answer's row holds ("Fossil Fuels"); the column is the
-    numeric one the question names ("net generation" for net_generation), else the answer's own
-    numeric cell's, else the only numeric column. "" when the question asks for no extreme, the
-    passage is no table, or no single column can be told."""
-    high, low = _HIGHEST.search(question), _LOWEST.search(question)
-    if bool(high) == bool(low) or not unit.context:
-        return ""
-    read = _answered_table(answer, unit, question)
-    if read is None:
-        return ""
-    text, (header, spans), found = read
-    separator = cell_separator(header)
-    names = [name.strip() for name in header.split(separator)]
-    cells = {span: [cell.strip() for cell in text[slice(*span)].split(separator)] for span in spans}
-    # Of the rows holding the answer, those about what the question names ("2006" stands in the
-    # fossil fuels row and the renewables row; the question is about fossil fuels).
-    found = rows_most_about(found, text, question)
-    asked = terms(question) - set(content_stems(header.replace("_", " ")))
-    shared = asked & set.intersection(*(terms(text[slice(*span)]) for span in found))
-    compared = [span for span in spans if shared <= terms(text[slice(*span)])]
-    numeric = [
-        j
-        for j in range(len(names))
-        if all(j < len(cells[span]) and _NUMBER_CELL.fullmatch(cells[span][j]) for span in compared)
-    ]
-    named = [j for j in numeric if (words := terms(names[j].replace("_", " "))) and words <= terms(question)]
-    said = terms(answer)
-    own = [j for j in numeric if any(terms(cells[span][j]) & said for span in found)]
-    others = [j for j in numeric if j not in own]
-    column = next((c[0] for c in (named, own, others) if len(c) == 1), None)
-    if column is None:
-        return ""
-    sign = 1.0 if high else -1.0
-    value = {span: sign * float(cells[span][column]) for span in compared}
-    mine = max(value[span] for span in found)  # the answer's rows are among those compared
-    beyond = max((span for span in compared if span not in found), key=lambda span: value[span], default=None)
-    if beyond is None or value[beyond] <= mine:
-        return ""
-    word = (high or low).group(0).lower()  # type: ignore[union-attr]
-    return (
-        f"table extreme: the question asks for the {word} {names[column]!r}; the passage shows "
-        f"{_shown(text[slice(*beyond)])!r}, beyond the answer's row {_shown(text[slice(*found[0])])!r}"
-    )
-
-
-# A comparison of two named rows by one column: the comparative, the words of the column it measures
-# (none: the column the question names, "more deaths"), and whether the larger value answers.
-_COMPARATIVES: dict[str, tuple[frozenset[str], bool]] = {
-    "older": (frozenset({"age"}), True),
-    "younger": (frozenset({"age"}), False),
-    "taller": (frozenset({"height"}), True),
-    "heavier": (frozenset({"weight", "mass"}), True),
-    "lighter": (frozenset({"weight", "mass"}), False),
-    "longer": (frozenset({"length", "duration"}), True),
-    "more": (frozenset(), True),
-    "higher": (frozenset(), True),
-    "larger": (frozenset(), True),
-    "bigger": (frozenset(), True),
-    "greater": (frozenset(), True),
-    "fewer": (frozenset(), False),
-    "less": (frozenset(), False),
-    "lower": (frozenset(), False),
-    "smaller": (frozenset(), False),
-}
-_COMPARATIVE = re.compile(rf"\b(?:{'|'.join(_COMPARATIVES)})\b", re.IGNORECASE)
-# The two options: "..., Chuck Berry or Prince?", "Who died older: Chuck Berry or Prince?".
-_TWO_OPTIONS = re.compile(
-    r"(?:^|[,:;]|\b(?:between|of)\b)\s*([^,:;?]+?)\s+or\s+([^,:;?]+?)\s*\??\s*$", re.IGNORECASE
-)
-
-
-def not_the_compared(answer: str, unit: EvidenceUnit, question: str) -> str:
-    """What the gate says when a question asks which of two rows of a table has more (or less) of
-    something ("Who was younger when they died, Chuck Berry or Prince?") and the answer names the
-    option whose row holds the smaller (larger) value in the column compared: readxl's deaths.xlsx
-    gave "Chuck Berry" both for "older" and for "younger", the verifier reading either option of
-    the question as an answer (a window session). The column is the numeric one the comparative
-    measures ("age" for "older") or the question names ("more deaths"). "" when the question names
-    no comparative and two options, either option stands in no row or in several of the passage, or
-    no single column can be told."""
-    found = _COMPARATIVE.search(question)
-    options = _TWO_OPTIONS.search(question)
-    table = _table(unit.index_text)
-    if found is None or options is None or table is None:
-        return ""
-    text, (header, spans) = unit.index_text, table
-    separator = cell_separator(header)
-    names = [name.strip() for name in header.split(separator)]
-    measured, more = _COMPARATIVES[found.group(0).lower()]
-    rows = {}
-    for option in options.groups():
-        wanted = set(content_stems(option))
-        holding = [span for span in spans if wanted and wanted <= terms(text[slice(*span)])]
-        if len(holding) != 1:
-            return ""
-        rows[option] = [cell.strip() for cell in text[slice(*holding[0])].split(separator)]
-    said = set(content_stems(answer))
-    chosen = [option for option in rows if said and said <= set(content_stems(option))]
-    if len(chosen) != 1:
-        return ""
-    asked = measured or terms(question)
-    numeric = [
-        j
-        for j, name in enumerate(names)
-        if terms(name.replace("_", " ")) & asked
-        and all(j < len(cells) and _NUMBER_CELL.fullmatch(cells[j]) for cells in rows.values())
-    ]
-    if len(numeric) != 1:
-        return ""
-    column = numeric[0]
-    (mine,) = chosen
-    (other,) = [option for option in rows if option != mine]
-    value, against = float(rows[mine][column]), float(rows[other][column])
-    if value == against or (value > against) == more:
-        return ""
-    return (
-        f"table comparison: the question asks who is {found.group(0).lower()} by {names[column]!r}; the "
-        f"passage gives {other} {rows[other][column]} against {mine} {rows[mine][column]}"
+        f"table position: the question asks for the first row, {shown_row(first)!r}, "
+        f"the answer is from {shown_row(found)!r}"
     )
 
 
@@ -477,18 +343,18 @@ def rows_most_about(rows: list[tuple[int, int]], text: str, question: str) -> li
     return [row for row, count in zip(rows, held, strict=True) if count == most] if most else rows
 
 
-def _answered_table(
+def answered_table(
     answer: str, unit: EvidenceUnit, question: str
 ) -> tuple[str, tuple[str, list[tuple[int, int]]], list[tuple[int, int]]] | None:
     """A table unit's text as the gate reads it (the header row first), its header and rows, and the
     rows holding the answer; None when it is no table or no single row holds the answer."""
     text = unit.index_text
-    table = _table(text)
+    table = header_and_rows(text)
     rows = answer_rows(answer, text, question)
     return (text, table, rows) if table is not None and rows else None
 
 
-def _shown(row: str) -> str:
+def shown_row(row: str) -> str:
     """A row as a reason shows it: a spreadsheet's tabs as " | ", at most 60 characters."""
     return shorten(row.replace("\t", " | "), 60)
 
@@ -503,7 +369,7 @@ def name_in_no_row(question: str, passage: str) -> str:
     write; a name they do not write ("Amazon" for the symbol AMZN) is not theirs to answer for. A
     month or a weekday is a date's word, not a name. "" when the passage is no table or writes every
     name of the question."""
-    if not question or _table(passage) is None:
+    if not question or header_and_rows(passage) is None:
         return ""
     written = {stem(word) for word in words(passage)}
     missing = []
@@ -554,7 +420,7 @@ def compares_rows(question: str, columns: str = "", rows: list[str] | None = Non
 def _about_one_row(passage: str, question: str) -> tuple[str, list[str]] | None:
     """The header and data rows of a table passage, for a question about one row of it; None when
     the passage is no table or the question compares or orders rows."""
-    table = _table(passage) if question else None
+    table = header_and_rows(passage) if question else None
     if table is None:
         return None
     header, spans = table
@@ -569,7 +435,7 @@ def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int
     answer adds to the question and the column names, of those in the table's rows, is in the row
     ("The first chick got horsebean and weighed 179": 179 and horsebean, not "got"). None when the
     passage is not a table; an empty list when no single row holds the answer."""
-    table = _table(passage)
+    table = header_and_rows(passage)
     if table is None:
         return None
     header, spans = table
@@ -582,7 +448,7 @@ def answer_rows(answer: str, passage: str, question: str = "") -> list[tuple[int
 
 def row_lines(passage: str) -> frozenset[str]:
     """The lines of `passage` that are a table's header and rows (stripped); empty for prose."""
-    table = _table(passage)
+    table = header_and_rows(passage)
     if table is None:
         return frozenset()
     header, spans = table
@@ -590,8 +456,8 @@ def row_lines(passage: str) -> frozenset[str]:
 
 
 def is_table(passage: str) -> bool:
-    """Whether `passage` is a table: a header row and data rows (see `_table`)."""
-    return _table(passage) is not None
+    """Whether `passage` is a table: a header row and data rows (see `header_and_rows`)."""
+    return header_and_rows(passage) is not None
 
 
 def _keys(text: str) -> set[str]:
@@ -615,7 +481,7 @@ def _added(answer: str, question: str, header_stems: set[str]) -> set[str]:
     return added - header_stems or added
 
 
-def _table(passage: str) -> tuple[str, list[tuple[int, int]]] | None:
+def header_and_rows(passage: str) -> tuple[str, list[tuple[int, int]]] | None:
     """The header and the data rows (offsets into the passage) of a passage that is a table, or
     None. A table: at least three lines that one separator splits into cells, and nearly every line
     does (a table's title, the line before its header, does not; rows may leave trailing cells out)."""
