@@ -11,6 +11,7 @@ from types import TracebackType
 import numpy as np
 import numpy.typing as npt
 
+from . import documents_asked
 from .answer.about_document import asks_who_wrote, with_title_pages
 from .answer.asides import instruction_warnings
 from .answer.deep import STANDARD, Budget, DeepSearch
@@ -42,7 +43,7 @@ from .index.conversations import ConversationInfo, Turn
 from .index.library import Library
 from .index.vectors import AnnPolicy
 from .ingest.extract.pdf_worker import PdfLayerWorker
-from .ingest.pipeline import IngestPipeline, document_id
+from .ingest.pipeline import IngestPipeline
 from .ingest.reembed import reembed_library
 from .languages import identify
 from .models.claim_model import build_claim_judge
@@ -323,19 +324,8 @@ class Engine:
         return self._reformulator.reformulate(question, languages, cancel)
 
     def scope(self, items: Sequence[str | Path]) -> tuple[str, ...]:
-        """The documents a question is asked in, from document ids, file paths or folders as the user
-        typed them (a folder: every document of the library under it), without repeats."""
-        wanted: list[str] = []
-        for item in items:
-            folder = Path(item).expanduser()
-            if folder.is_dir():
-                inside = self.library.documents_under(folder)
-                if not inside:
-                    raise DocumentNotFound(f"No document of the library is in the folder {item}.")
-                wanted += inside
-            else:
-                wanted.append(self.resolve(item))
-        return tuple(dict.fromkeys(wanted))
+        """The documents a question is asked in (documents_asked.py)."""
+        return documents_asked.scope(self.library, items)
 
     def _retrieval_pipeline(self, signals: Sequence[str] | None, rerank: bool = True) -> RetrievalPipeline:
         return RetrievalPipeline(
@@ -546,13 +536,8 @@ class Engine:
         return self.library.delete(self.resolve(document))
 
     def resolve(self, document: str | Path) -> str:
-        """A document id from an id or a path, as typed by the user."""
-        if self.library.manifest.document(str(document)) is not None:
-            return str(document)
-        candidate = document_id(Path(document).expanduser())
-        if self.library.manifest.document(candidate) is None:
-            raise DocumentNotFound(f"{document} is not in the library (see `citedesk status`).")
-        return candidate
+        """A document id from an id or a path, as typed by the user (documents_asked.py)."""
+        return documents_asked.resolve(self.library, document)
 
     def documents(self) -> list[DocumentRecord]:
         return self.library.manifest.documents()
