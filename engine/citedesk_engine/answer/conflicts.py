@@ -43,12 +43,11 @@ _NUMBER = re.compile(rf"(?<![\w.]){DIGITS}(?:\.\d+)*%?(?![\w])")
 # A statement is not: a heading, list item or caption ("3.2 Results", "5 Measure of selectivity",
 # "Figure 5: ..."), a reference list entry ("[12] Smith J, ...", "12. Smith, J."), a question. A
 # sentence that opens with a quantity ("4.2 million containers were ...") is one.
-# Nor is a line of code typed at a prompt (R's or Python's ">", ">>>", a shell's "$"): the xts FAQ's
-# "> period.apply(x, endpoints(x, "hours", 6), mean)" and "> apply.daily(x['T06:00/T17:00',], mean)"
-# were shown as a conflict, "6 against 00" (a window session).
+# A line of code typed at a prompt is none either (`_PROMPT` below): the xts FAQ's "> period.apply(x,
+# endpoints(x, "hours", 6), mean)" and "> apply.daily(x['T06:00/T17:00',], mean)" were shown as a
+# conflict, "6 against 00" (a window session).
 _NOT_A_STATEMENT = re.compile(
-    r"^\s*(?:\[\d+\]|\d+(?:\.\d+)*\.?\s+[A-Z]|(?i:fig(?:ure)?|table|tab|section|chapter|appendix)\.?\s*\d"
-    r"|(?:>>>|[>$])\s+[^\s]*[(=\[])"
+    r"^\s*(?:\[\d+\]|\d+(?:\.\d+)*\.?\s+[A-Z]|(?i:fig(?:ure)?|table|tab|section|chapter|appendix)\.?\s*\d)"
 )
 # A bibliography entry's tail, wherever the entry's lines were cut: a DOI, or a journal's volume and
 # pages ("Statistics in Medicine, 28, 476–493.", "Biometrika, 59(3), 539–549."); the salmon2016

@@ -484,8 +484,12 @@ class AnswerFlow:
                     how = retried
                 elif not cited:
                     verdict, how = retry, retried  # the only check there was: its reason is the one to show
-            otherwise = other_condition(checked, [c.unit.passage for c in context], asked) if asked else ""
-            if verdict.supported and otherwise:
+            otherwise = (
+                other_condition(checked, [c.unit.passage for c in context], asked)
+                if verdict.supported and asked
+                else ""
+            )
+            if otherwise:
                 # Another passage the model read gives another value for the case asked about.
                 verdict = replace(
                     verdict, supported=False, method=f"guard: {otherwise}", check="guard: condition"

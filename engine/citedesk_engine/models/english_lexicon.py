@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from importlib.resources import files
+from pathlib import Path
 
 from ..errors import ModelError
 from .spacy_mentions import PACKAGE
@@ -35,9 +36,12 @@ class EnglishLexicon:
             if self._bases is None:
                 import srsly
 
-                path = files(PACKAGE) / f"{PACKAGE}-3.8.0" / "lemmatizer" / "lookups" / "lookups.bin"
+                # The model's folder in its package is named with its version: found, not written here.
+                found = sorted(Path(str(files(PACKAGE))).glob("*/lemmatizer/lookups/lookups.bin"))
                 try:
-                    tables = srsly.msgpack_loads(path.read_bytes())
+                    if not found:
+                        raise OSError("no lemmatizer/lookups/lookups.bin in the package")
+                    tables = srsly.msgpack_loads(found[-1].read_bytes())
                 except (OSError, ValueError) as exc:
                     raise ModelError(
                         f"The English word list of {PACKAGE} could not be read ({exc}); reinstall CiteDesk."
