@@ -31,16 +31,21 @@ def fake_parts(root: Path, monkeypatch: pytest.MonkeyPatch, contents: list[bytes
 def test_packaged_generators_assemble_and_verify(tmp_path: Path, choice: str, packaged: PackagedFile) -> None:
     registry = ModelRegistry(ModelsConfig(generator=choice), tmp_path / "cache")
     path = registry.generator_path()
-    with path.open("rb") as f:
-        assert f.read(4) == b"GGUF"
-    assert path.stat().st_size == sum(reg._part_path(packaged, p).stat().st_size for p in packaged.parts)
-    assert not list(path.parent.glob("*.partial"))
-    stamp = path.stat().st_mtime
-    assert registry.generator_path() == path and path.stat().st_mtime == stamp  # not rebuilt
-    infos = {m.slot: m for m in registry.describe(verify=True)}
-    assert infos["generator"].verified and infos["embedder"].verified
-    assert infos["generator"].detail == packaged.title
-    assert infos["embedder"].size_bytes > 80_000_000
+    try:
+        with path.open("rb") as f:
+            assert f.read(4) == b"GGUF"
+        assert path.stat().st_size == sum(reg._part_path(packaged, p).stat().st_size for p in packaged.parts)
+        assert not list(path.parent.glob("*.partial"))
+        stamp = path.stat().st_mtime
+        assert registry.generator_path() == path and path.stat().st_mtime == stamp  # not rebuilt
+        infos = {m.slot: m for m in registry.describe(verify=True)}
+        assert infos["generator"].verified and infos["embedder"].verified
+        assert infos["generator"].detail == packaged.title
+        assert infos["embedder"].size_bytes > 80_000_000
+    finally:
+        # pytest keeps every tmp_path of a run to its end: a second GB-sized copy of each generator
+        # beside the session's shared cache filled a CI disk (stop 56).
+        path.unlink(missing_ok=True)
 
 
 def test_damaged_part_is_reported_and_leaves_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from citedesk_engine import Engine
-from citedesk_engine.config import Config, ModelsConfig, RetrievalConfig
+from citedesk_engine.config import Config, ModelsConfig, RetrievalConfig, cache_dir
 from citedesk_engine.models.llm import GgufYesNoReranker, LocalLLM
 from citedesk_engine.models.registry import ModelRegistry
 from citedesk_engine.types import Passage
@@ -20,8 +20,8 @@ PASSAGES = [
 ]
 
 
-def test_gguf_yes_no_reranker_prefers_the_answering_passage(tmp_path: Path) -> None:
-    registry = ModelRegistry(ModelsConfig(), tmp_path / "cache")
+def test_gguf_yes_no_reranker_prefers_the_answering_passage() -> None:
+    registry = ModelRegistry(ModelsConfig(), cache_dir())  # the session's shared cache: no second 1 GB copy
     reranker = GgufYesNoReranker(LocalLLM(registry.generator_path(), threads=1, context=1024))
     scores = reranker.score("What do emperor penguins eat?", PASSAGES)
     assert all(0.0 <= s <= 1.0 for s in scores)
