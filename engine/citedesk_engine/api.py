@@ -307,7 +307,7 @@ class Engine:
         """Read the English word list now (about 2 s, once) instead of at the first question."""
         self._lexicon.knows("")
 
-    def _unknown_terms(self, question: str) -> list[str]:
+    def unknown_terms(self, question: str) -> list[str]:
         """The question's words that are no English word and that the library never writes, nor a
         document's file name (answer/unknown_terms.py)."""
         names = [Path(path).name for path in self.library.manifest.per_document("source_path").values()]
@@ -407,7 +407,7 @@ class Engine:
             calibrated_similarity=self.config.models.embedder == DEFAULT,
             identify_language=identify,
             document_languages=lambda: manifest.per_document("language"),
-            unknown_terms=self._unknown_terms if answering.refuse_unknown_terms else None,
+            unknown_terms=self.unknown_terms if answering.refuse_unknown_terms else None,
         )
         written: list[str] = []
 

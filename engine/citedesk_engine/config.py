@@ -267,9 +267,9 @@ class AnswerConfig:
     min_rerank: float = 0.7
     min_relevant: int = 1  # passages needed (PyAIStack's min_context_results)
     # Refuse a question naming a word the library never writes, nor one spelled like it
-    # (answer/unknown_terms.py). Measured before it was built: squad-dev flags 7 of 100 off-corpus
+    # (answer/unknown_terms.py). `benchmarks/unknown_terms.py`: squad-dev flags 7 of 100 off-corpus
     # and 0 of 400 answerable questions; the real-document set 1 of 19 off-document (structlog) and
-    # none of 66 answerable. HaluEval QA's questions against their own evidence: 19 of 300, each
+    # none of 85 answerable. HaluEval QA's questions against their own evidence: 19 of 300, each
     # naming a person its two-sentence evidence calls "he" or "she" (a whole document names them).
     refuse_unknown_terms: bool = True
     trust_mode: str = "normal"  # strict | normal | exploratory

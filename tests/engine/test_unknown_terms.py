@@ -30,6 +30,14 @@ def test_english_words_their_typos_stopwords_and_short_words_are_not_looked_up()
     assert unknown("What is used to guage it?", "") == []  # one edit from "gauge"
     assert unknown("Whch one feedsentirely on it?", "") == []  # "which"; "feeds" + "entirely"
     assert unknown("Is the GPU a VPN?", "") == []  # fewer than four letters
+    assert unknown("Hwere is it kept?", "") == []  # the first two letters swapped
+
+
+def test_a_name_one_letter_before_an_english_word_is_looked_up() -> None:
+    # "rsync" is "sync" with a letter before it, "ifconfig" no word at all: typos keep the first letter.
+    assert unknown("How do I copy files with rsync --partial?", "copy files with cp") == ["rsync"]
+    assert unknown("How do I copy files with rsync --partial?", "rsync copies files") == []
+    assert unknown("What does the ematrix hold?", "") == ["ematrix"]
 
 
 def test_a_surname_the_library_writes_names_the_person() -> None:

@@ -77,12 +77,15 @@ def _english(word: str, is_english: Callable[[str], bool]) -> bool:
 
 
 def _one_edit(word: str) -> set[str]:
-    """The words one edit from `word`: a letter dropped, two swapped, one changed or added."""
+    """The words one edit from `word` that a typo makes: a letter dropped, two swapped, one changed
+    or added, the first letter kept (its first two may be swapped, "hwere"). A typo rarely touches a
+    word's first letter, and a name often is an English word with a letter before it: "rsync" is not
+    "sync" mistyped (the ninth window session's off-document question was let on as English)."""
     letters = "abcdefghijklmnopqrstuvwxyz"
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    splits = [(word[:i], word[i:]) for i in range(1, len(word) + 1)]
     return (
         {a + b[1:] for a, b in splits if b}
-        | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+        | {a + b[1] + b[0] + b[2:] for a, b in [("", word), *splits] if len(b) > 1}
         | {a + c + b[1:] for a, b in splits if b for c in letters}
         | {a + c + b for a, b in splits for c in letters}
     )
