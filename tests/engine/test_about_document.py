@@ -14,6 +14,7 @@ from citedesk_engine.answer.about_document import (
     asks_who_wrote,
     names_no_one,
     title_page,
+    whole_byline,
     with_title_pages,
 )
 from citedesk_engine.answer.verify import ClaimVerifier
@@ -101,7 +102,8 @@ def test_who_wrote_this_paper_is_answered_from_its_title_page(tmp_path: Path) ->
     paper = factories.pdf(
         tmp_path / "docs" / "harbour.pdf",
         [
-            "Container Throughput of Northern Harbours\n\nMarta Kowalczyk\nUniversity of Gdansk\n\n"
+            "Container Throughput of Northern Harbours\n\nMarta Kowalczyk, Jonas Lindqvist\n\n"
+            "University of Gdansk\n\n"
             "Abstract\n\nWe compare the throughput of twelve northern harbours between 2010 and 2020.",
             "1. Introduction\n\nThe harbour of Gdansk handled 2.1 million containers in 2020, a record. "
             "Rotterdam handled 14.3 million containers in the same year.",
@@ -116,7 +118,7 @@ def test_who_wrote_this_paper_is_answered_from_its_title_page(tmp_path: Path) ->
         engine.ingest([paper])
         answer = engine.ask("Who wrote this paper?")
         assert answer.decision is Decision.ANSWERED, answer.refusal
-        assert "Kowalczyk" in answer.text
+        assert "Kowalczyk" in answer.text and "Lindqvist" in answer.text  # the whole byline
         assert answer.sources[0].page == 1
         # a question about someone else's work is not answered from the title page
         other = engine.ask("Who is the author of the book Moby-Dick?")
@@ -142,3 +144,31 @@ def test_an_answer_to_who_wrote_it_must_name_someone() -> None:
     assert not names_no_one("the first author", "Who wrote strucchange?")  # not the document itself
     verdict = ClaimVerifier(VerifyConfig()).check("The first author of the present paper", [ZOO], question)
     assert not verdict.supported and "names no one" in verdict.method
+
+
+# survival's competing-risks vignette (Debian's r-cran-survival, LGPL-2+): its first passage.
+COMPETE = (
+    "Multi-state models and competing risks\n\nTerry Therneau\nCynthia Crowson\nElizabeth Atkinson\n\n"
+    "February 6, 2023\n\n1\nMulti-state models\n\nA multi-state model is used to model a process."
+)
+
+
+def test_an_answer_naming_some_authors_of_a_byline_is_given_them_all() -> None:
+    everyone = "Terry Therneau, Cynthia Crowson and Elizabeth Atkinson"
+    assert whole_byline("Terry Therneau", COMPETE) == everyone
+    assert whole_byline("Elizabeth Atkinson.", COMPETE) == everyone
+    assert whole_byline("Terry Therneau and Cynthia Crowson", COMPETE) == everyone
+    marked = "A Title\n\nTerry Therneau1,2, Elizabeth Atkinson∗ and J.-P. van der Berg3\n\n1 Mayo Clinic"
+    three = "Terry Therneau, Elizabeth Atkinson and J.-P. van der Berg"
+    assert whole_byline("Elizabeth Atkinson", marked) == three
+
+
+def test_a_byline_is_only_a_block_of_persons_names() -> None:
+    assert whole_byline(COMPETE.split("\n\n")[1].replace("\n", ", "), COMPETE) == ""  # all named already
+    assert whole_byline("Douglas Bates", LMER) == ""  # an affiliation stands in the block
+    assert whole_byline("Martin Mächler", LMER) == ""  # a block of its own: names no one else
+    with_clinic = "A Title\n\nTerry Therneau\nElizabeth Atkinson\nMayo Clinic\n\nAbstract"
+    assert whole_byline("Terry Therneau", with_clinic) == ""
+    assert whole_byline("It was written by Terry Therneau", COMPETE) == ""  # a sentence: left as written
+    assert whole_byline("Marta Kowalczyk", COMPETE) == ""  # named nowhere in it
+    assert whole_byline("Terry Therneau", "Terry Therneau\nFebruary 6, 2023") == ""  # a date is no name

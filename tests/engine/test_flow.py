@@ -528,3 +528,29 @@ def test_a_passages_place_is_named_as_its_document_names_its_pages() -> None:
     assert place(unit("/docs/deaths.xlsx", 1, "arts"), {}) == "deaths.xlsx, sheet arts"
     assert place(unit("/docs/talk.pptx", 4, "Risks"), {}) == "talk.pptx, slide 4"
     assert place(unit("/docs/logging.html", None, "Logging Levels"), {}) == "logging.html, Logging Levels"
+
+
+# survival's concordance vignette (Debian's r-cran-survival, LGPL-2+): its first passage.
+CONCORDANCE = (
+    "Concordance\n\nTerry Therneau, Elizabeth Atkinson\n\nFebruary 6, 2023\n\n1\nThe concordance statistic"
+    "\n\n1.1\nOverview\n\nLet (xi, yi) be paired data values, say two measurements on a set of subjects."
+)
+
+
+def test_an_answer_naming_one_author_of_a_byline_names_them_all() -> None:
+    # A window session: "Who wrote the Concordance vignette?" answered "Terry Therneau", one of two.
+    passages = {"concordance": CONCORDANCE, "curie": PASSAGES["curie"]}
+    question = "Who wrote the Concordance vignette?"
+    answer = make_flow(Replies("Terry Therneau [1]"), 0.9, [], passages=passages).ask(question, k=2)
+    assert answer.text == "Terry Therneau and Elizabeth Atkinson [1]", answer.refusal
+    (claim,) = answer.claims
+    assert claim.supported and "other names added to the model's 'Terry Therneau'" in claim.method
+    start = CONCORDANCE.index("Terry")
+    byline = (start, start + len("Terry Therneau, Elizabeth Atkinson"))
+    assert [(s, e) for _, s, e in claim.evidence] == [byline]
+    # an answer naming both, another kind of question, a sentence: as the model wrote them
+    both = make_flow(Replies("Terry Therneau and Elizabeth Atkinson [1]"), 0.9, [], passages=passages)
+    assert both.ask(question, k=2).text == "Terry Therneau and Elizabeth Atkinson [1]"
+    other = make_flow(Replies("Terry Therneau [1]"), 0.9, [], passages=passages)
+    defined = other.ask("Who defined the concordance statistic in this overview?", k=2)
+    assert defined.text == "Terry Therneau [1]"

@@ -57,6 +57,61 @@ def names_no_one(answer: str, question: str) -> bool:
     return not any(w[0].isupper() and w.lower() not in asked for w in found)
 
 
+# A word of a person's name: capitalised with a lower-case letter in it ("Mächler", "McMaster",
+# "Balland-Poirier"; "ETH" is not), an initial ("M.", "J.-P."), or a particle ("van", "de").
+_NAME_WORD = re.compile(r"[^\W\d_](?:\.(?:-[^\W\d_]\.)?|[\w'’-]*[^\W\d_A-Z][\w'’-]*)")
+_PARTICLES = {"van", "von", "der", "den", "de", "da", "di", "du", "del", "della", "la", "le", "bin", "ibn"}
+# Words of an affiliation, not of a person's name ("Mayo Clinic", "Universität Innsbruck").
+_NOT_PERSONS = {
+    "university", "universität", "université", "universidad", "università", "universiteit", "institute",
+    "institut", "instituto", "clinic", "college", "department", "school", "hospital", "laboratory",
+    "laboratories", "lab", "labs", "center", "centre", "inc", "ltd", "gmbh", "corporation", "company",
+    "foundation", "group", "team", "project", "society", "association", "press", "council", "agency",
+    "office", "faculty", "academy", "consortium", "research", "abstract", "contents", "introduction",
+}  # fmt: skip
+_SEPARATORS = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+|;\s*)")
+# A name's footnote marks ("Therneau1,2", "Atkinson∗"), where a byline points to affiliations.
+_MARKS = re.compile(r"(?<=[^\W\d_])[\d∗*†‡§¶]+(?:,[\d∗*†‡§¶]+)*")
+
+
+def whole_byline(answer: str, passage: str) -> str:
+    """The names of the byline that `answer`, some of a document's authors, comes from, when the
+    byline names more: "Who wrote the Concordance vignette?" was answered "Terry Therneau" from a
+    title page reading "Terry Therneau, Elizabeth Atkinson", and a user takes a single name for the
+    author. The byline is the block of the passage (lines between blank lines) holding every name of
+    the answer whose lines are nothing but persons' names; "" when the answer names a sentence, not
+    only names, or no such block names more than it does."""
+    said = _names(answer.strip().rstrip("."))
+    if not said:
+        return ""
+    for block in re.split(r"\n\s*\n", passage):
+        lines = [line.strip() for line in block.splitlines() if line.strip()]
+        found = [_names(line) for line in lines]
+        if not lines or not all(found):
+            continue
+        names = [name for line in found for name in (line or [])]
+        if set(said) < set(names):
+            return ", ".join(names[:-1]) + " and " + names[-1]
+    return ""
+
+
+def _names(line: str) -> list[str] | None:
+    """The persons' names a line lists ("Terry Therneau, Elizabeth Atkinson"), or None when it is
+    anything else (a title, an affiliation, a date, a sentence)."""
+    names = []
+    for part in _SEPARATORS.split(_MARKS.sub("", line.strip())):
+        name = part.strip()
+        words = name.split()
+        if not 2 <= len(words) <= 5 or not words[0][:1].isupper() or not words[-1][:1].isupper():
+            return None
+        if not all(_NAME_WORD.fullmatch(w) or w in _PARTICLES for w in words):
+            return None
+        if any(w.lower().strip(".") in _NOT_PERSONS for w in words):
+            return None
+        names.append(name)
+    return names or None
+
+
 def title_page(opening: Sequence[EvidenceUnit], meta: DocumentMeta) -> EvidenceUnit | None:
     """The first of a document's opening passages that writes the surname of one of its authors."""
     surnames = [_folded(a) for a in meta.surnames() if len(a) >= 2]

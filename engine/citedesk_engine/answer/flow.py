@@ -30,7 +30,7 @@ from ..types import (
     Retrieval,
     Stage,
 )
-from .about_document import TITLE_PAGE
+from .about_document import TITLE_PAGE, asks_who_wrote, whole_byline
 from .asides import AsideKind, asides
 from .certainty import answer_certainty, generated_tokens
 from .claims import split_claims
@@ -495,6 +495,11 @@ class AnswerFlow:
                     verdict, supported=False, method=f"guard: {otherwise}", check="guard: condition"
                 )
                 sources = ()
+            if verdict.supported and asked and asks_who_wrote(asked):
+                fuller = self._whole_byline(checked, context, sources, languages, asked)
+                if fuller is not None:
+                    shown = checked = fuller.claim
+                    verdict, how, sources, certainty = fuller.verdict, fuller.how, fuller.sources, None
             method = verdict.method + (polarity if verdict.supported else "")
             if certainty is not None:
                 method += f", model's certainty {certainty:.2f}"
@@ -510,6 +515,37 @@ class AnswerFlow:
             )
         removed = sum(1 for c in claims if not c.supported)
         return claims, removed, checked_in
+
+    def _whole_byline(
+        self,
+        claim: str,
+        context: Sequence[Candidate],
+        sources: tuple[str, ...],
+        languages: ClaimLanguages | None,
+        question: str,
+    ) -> _Checked | None:
+        """A "who wrote it?" answer naming some of the authors of its passage's byline, with them all
+        (about_document.py), the fuller answer checked again like any claim; None where there is none."""
+        for candidate in (c for c in context if c.unit.unit_id in sources):
+            byline = whole_byline(claim, candidate.unit.passage)
+            if not byline:
+                continue
+            verdict, _, how = self._check(byline, [candidate], question, languages)
+            if verdict.supported:
+                note = f"; the byline's other names added to the model's '{claim}'"
+                found = replace(verdict, method=verdict.method + note)
+                return _Checked(byline, found, how, (candidate.unit.unit_id,))
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Checked:
+    """A claim as checked: its text, the verdict, in which language, the passages that support it."""
+
+    claim: str
+    verdict: Verdict
+    how: InLanguage
+    sources: tuple[str, ...]
 
 
 def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: str) -> Verdict:
