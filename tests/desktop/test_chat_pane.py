@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from citedesk_desktop.widgets.chat_pane import ChatPane
 from citedesk_engine.index.conversations import ConversationInfo
@@ -75,6 +76,27 @@ def test_copy_puts_the_answer_with_its_evidence_on_the_clipboard_and_export_save
     assert "## 1. What is Debian 12 called?" in text and "- debian.csv" in text
     pane.export_conversation(str(tmp_path / "talk.json"))
     assert json.loads((tmp_path / "talk.json").read_text())["answers"][0]["answer"] == "Bookworm [1]"
+
+
+def test_the_export_button_asks_where_and_saves(qtbot, tmp_path, monkeypatch) -> None:
+    """A window session: Export… under the conversations did nothing (the click's checked state was
+    taken for the file's path); the suggested name had a double dash ("who-wrote--fitting")."""
+    from citedesk_desktop.widgets import chat_pane
+
+    asked: list[str] = []
+
+    def save_as(parent, caption, suggested, filters):  # type: ignore[no-untyped-def]
+        asked.append(suggested)
+        return str(tmp_path / "chosen.md"), filters
+
+    monkeypatch.setattr(chat_pane.QFileDialog, "getSaveFileName", save_as)
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show_answer(cited(source("/docs/debian.csv", "debian.csv")))
+    with qtbot.waitSignal(pane.notice):
+        pane.export_button.click()
+    assert Path(asked[0]).name == "what-is-debian-12-called.md"
+    assert "## 1. What is Debian 12 called?" in (tmp_path / "chosen.md").read_text(encoding="utf-8")
 
 
 def test_a_relevance_refusal_links_each_kept_passage_from_its_line_of_what_was_considered(qtbot) -> None:

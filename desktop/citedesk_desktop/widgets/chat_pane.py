@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import time
 from pathlib import Path
 
@@ -100,7 +101,8 @@ class ChatPane(QWidget):
         self.export_button.setToolTip(
             "Save the conversation shown, with each answer's evidence quoted, as Markdown or JSON"
         )
-        self.export_button.clicked.connect(self.export_conversation)
+        # clicked(bool) would pass its checked state as the path: the button did nothing (a window session).
+        self.export_button.clicked.connect(lambda: self.export_conversation())
         self.export_button.setEnabled(False)
         list_buttons = QHBoxLayout()
         list_buttons.addWidget(self.new_button)
@@ -418,7 +420,7 @@ class ChatPane(QWidget):
             return
         title = self._titles.get(self.conversation or "", "") or self.answers[0].question
         if path is None:
-            stem = "".join(c if c.isalnum() else "-" for c in title.lower()).strip("-")[:60] or "conversation"
+            stem = re.sub(r"[^\w]+|_+", "-", title.lower()).strip("-")[:60].strip("-") or "conversation"
             path, _ = QFileDialog.getSaveFileName(
                 self,
                 "Export the conversation",
