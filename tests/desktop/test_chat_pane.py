@@ -406,6 +406,27 @@ def test_a_resting_pointer_on_a_citation_shows_its_card_with_what_verified_the_a
     qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=5_000)
 
 
+def test_the_pointer_leaving_the_conversation_from_a_link_ends_the_hover(qtbot) -> None:
+    """A window session moved the pointer from a citation straight to the evidence beside it: the
+    preview stayed in place of the citation clicked (Qt says nothing when the pointer leaves that way)."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication
+
+    text = "Members may borrow up to twelve books at a time."
+    ref = SourceRef("u-1", "/docs/rules.pdf", "/docs/rules.pdf", 3, (), 0, len(text), text)
+    answer = Answer("How many books?", Decision.ANSWERED, "12 [1]", (), (ref,), (), ())
+    pane = ChatPane()
+    qtbot.addWidget(pane)
+    pane.show()
+    pane.show_answer(answer)
+    with qtbot.waitSignal(pane.source_hovered, timeout=5_000) as shown:
+        pane._on_hover(QUrl("cite:1.1"))
+    assert shown.args[0] == ref
+    with qtbot.waitSignal(pane.source_hovered, timeout=5_000) as left:
+        QApplication.sendEvent(pane.transcript.viewport(), QEvent(QEvent.Type.Leave))
+    assert left.args == [None, None]
+
+
 def test_a_refusals_closest_passage_has_a_card_saying_it_is_no_answer_with_its_cells_named(qtbot) -> None:
     from PySide6.QtWidgets import QToolTip
 

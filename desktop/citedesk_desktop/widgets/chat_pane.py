@@ -18,7 +18,7 @@ from citedesk_engine.export import (
     scope_words,
 )
 from citedesk_engine.types import Answer, SourceRef
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QCursor, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -135,6 +135,10 @@ class ChatPane(QWidget):
         self._hover_rest.setSingleShot(True)
         self._hover_rest.setInterval(250)
         self._hover_rest.timeout.connect(self._show_hovered)
+        # The pointer leaving the conversation straight from a link (to the evidence beside it) ends
+        # the hover too: Qt says nothing then, and a window session's preview stayed in place of the
+        # citation clicked.
+        self.transcript.viewport().installEventFilter(self)
         self.scope: list[str] = []  # the documents the next question is asked in (ids); empty: all
         self._documents: dict[str, str] = {}  # id: file name, of the library's searchable documents
         self.scope_label = QLabel()
@@ -532,6 +536,11 @@ class ChatPane(QWidget):
         answer, index = linked
         passages = answer.sources if url.scheme() == "cite" else answer.considered
         return (passages[index - 1], answer) if 1 <= index <= len(passages) else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        if watched is self.transcript.viewport() and event.type() == QEvent.Type.Leave:
+            self._on_hover(QUrl())
+        return super().eventFilter(watched, event)
 
     def _on_hover(self, url: QUrl) -> None:
         self._hovered = url
