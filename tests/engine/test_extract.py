@@ -221,6 +221,20 @@ def test_xlsx_notes_above_and_below_a_table_are_paragraphs_not_its_header(tmp_pa
     assert weights.kind == "table" and weights.header == "name | species | weight"
 
 
+def test_xlsx_numbers_are_written_to_excels_fifteen_digits(tmp_path: Path) -> None:
+    """openpyxl's mtcars pivot (r-cran-openxlsx's loadExample.xlsx) in a window session: a mean of
+    the mpg column was answered "15.161538461538463", sums "27.299999999999997" and "4.1000000000000005"."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["cyl", "mean mpg", "sum", "tiny", "huge"])
+    sheet.append([8, 15.161538461538463, 27.299999999999997, 1.5e-7, 6.02214076e23])
+    book.save(tmp_path / "pivot.xlsx")
+    doc = run(tmp_path / "pivot.xlsx")
+    assert "8 | 15.1615384615385 | 27.3 | 1.5e-07 | 6.02214076e+23" in doc.text, doc.text
+
+
 def test_xlsx_whose_dimension_record_is_wrong_is_read_whole(tmp_path: Path) -> None:
     """Writers other than Excel (R's writexl, Debian's r-cran-readxl example) leave <dimension ref="A1">:
     read-only openpyxl then yielded the first cell of each sheet and nothing else."""
