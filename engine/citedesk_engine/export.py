@@ -13,6 +13,7 @@ from .answer.claims import sentence_spans
 from .answer.evidence_spans import spans_in_source
 from .answer.text import SHORT_ANSWER_WORDS, answer_length, shorten, terms
 from .index.table_keys import cell_separator
+from .pages import page_words
 from .serialize import plain
 from .types import Answer, Claim, Decision, DocumentMeta, SourceRef
 
@@ -169,10 +170,18 @@ def place(source: SourceRef) -> str:
     by its authors when they are known ("Hutto and Gilbert 2014, p. 5")."""
     name = source.about.label or Path(source.path).name
     if source.page:
-        return f"{name}, p. {source.page}"
+        return f"{name}, {_locator(source)}"
     if source.section and source.section != name:
         return f"{name}, {source.section}"
     return name
+
+
+def _locator(source: SourceRef) -> str:
+    """ "p. 4" for a page; a sheet or slide as the document calls it ("sheet mtCars Pivot"): a window
+    session's export cited a workbook's sheets as "p. 4" and "pages 1, 4"."""
+    page = source.page or 0
+    where = page_words(source.path, page, source.section)
+    return f"p. {page}" if where == f"page {page}" else where
 
 
 def supporting_words(source: SourceRef, answer: Answer) -> str:
@@ -313,6 +322,8 @@ def conversation_markdown(title: str, answers: Sequence[Answer]) -> str:
         for item in cited:
             numbers = str(item.get("pages", ""))
             pages = f", {'pages' if ',' in numbers else 'page'} {numbers}" if numbers else ""
+            if item.get("note"):
+                pages = f", {item['note']}"  # sheets or slides
             authors = ", ".join(a["literal"] for a in item.get("author", []))
             year = item.get("issued", {}).get("date-parts", [[None]])[0][0]
             by = f"{authors}{f' ({year})' if year else ''}. " if authors else f"({year}) " if year else ""
@@ -328,6 +339,7 @@ def bibliography(answers: Sequence[Answer]) -> list[dict[str, Any]]:
     name where none is known), its authors and year where known, its path, and the pages cited."""
     items: dict[str, dict[str, Any]] = {}
     pages: dict[str, set[int]] = {}
+    others: dict[str, dict[str, None]] = {}  # a workbook's sheets, a deck's slides, in citation order
     for answer in answers:
         if answer.decision in (Decision.REFUSED, Decision.STOPPED):
             continue  # what a refusal considered is no citation
@@ -346,12 +358,16 @@ def bibliography(answers: Sequence[Answer]) -> list[dict[str, Any]]:
                     items[source.document]["author"] = [{"literal": a} for a in about.authors]
                 if about.year:
                     items[source.document]["issued"] = {"date-parts": [[about.year]]}
-                pages[source.document] = set()
-            if source.page:
+                pages[source.document], others[source.document] = set(), {}
+            if source.page and _locator(source).startswith("p. "):
                 pages[source.document].add(source.page)
+            elif source.page:
+                others[source.document][_locator(source)] = None
     for document, item in items.items():
         if pages[document]:
             item["pages"] = ", ".join(str(p) for p in sorted(pages[document]))
+        if others[document]:
+            item["note"] = ", ".join(others[document])  # CSL's free-text field: "sheet quakes, sheet iris"
     return list(items.values())
 
 

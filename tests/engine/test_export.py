@@ -97,6 +97,20 @@ def test_a_conversation_lists_each_cited_document_once_with_its_pages() -> None:
     assert data["answers"][0]["sources"][1]["page"] == 7 and len(data["bibliography"]) == 2
 
 
+def test_a_workbooks_sheets_and_a_decks_slides_are_cited_as_such() -> None:
+    """A window session's export cited openpyxl's loadExample.xlsx as "p. 4" and "pages 1, 4" where the
+    window said "sheet mtCars Pivot" and "sheet IrisSample"."""
+    pivot = replace(source("u1", "/docs/load.xlsx", 4), section="mtCars Pivot")
+    iris = replace(source("u2", "/docs/load.xlsx", 1), section="IrisSample")
+    slide = source("u3", "/docs/talk.pptx", 3)
+    answer = answered(pivot, iris, slide)
+    text = conversation_markdown("Cars", [answer])
+    assert "> — load.xlsx, sheet mtCars Pivot" in text and "> — talk.pptx, slide 3" in text
+    assert "- load.xlsx, sheet mtCars Pivot, sheet IrisSample (/docs/load.xlsx)" in text
+    items = bibliography([answer])
+    assert "pages" not in items[0] and items[1]["note"] == "slide 3"
+
+
 def test_citedesk_export_lists_conversations_and_writes_the_last_one(tmp_path: Path, capsys) -> None:
     library = tmp_path / "library"
     with Engine.open(library, embedder=HashEmbedder()) as engine:
