@@ -495,3 +495,14 @@ def test_corrupt_office_files(tmp_path: Path, name: str) -> None:
     inner = factories.zip_bomb(tmp_path / ("z" + name), member="unrelated.txt", megabytes=1)
     with pytest.raises(ExtractionError, match="not a readable"):
         run(inner)
+
+
+def test_a_title_in_dingbats_is_no_title() -> None:
+    """lme4's PLSvGLS.pdf draws its text in a font without a usable character map; its title read
+    "P❡♥❛❧✐③❡❞❧❡❛st sq✉❛r❡s ..." in the evidence pane (the page itself is read by OCR)."""
+    from citedesk_engine.ingest.extract.pdf import legible
+
+    assert not legible("P❡♥❛❧✐③❡❞❧❡❛st sq✉❛r❡s ✈❡rs✉s ❣❡♥❡r❛❧✐③❡❞ ❧❡❛st sq✉❛r❡s")
+    assert legible("Extending R with C++: A Brief Introduction to Rcpp")
+    assert legible("Мультиязычный поиск: δ-функции и 検索")  # other scripts are words too
+    assert not legible("  ")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -231,7 +232,16 @@ def _display_title(page: pymupdf.Page) -> str:
         return ""
     words = [text for size, text, top in spans if size >= 0.95 * largest and top < page.rect.height / 2]
     title = " ".join(" ".join(words).split())
-    return title if 2 <= len(title.split()) <= 30 else ""
+    return title if 2 <= len(title.split()) <= 30 and legible(title) else ""
+
+
+def legible(text: str) -> bool:
+    """Whether `text` reads as words: at most a quarter of its characters symbols. A font without a
+    usable character map gives letters as dingbats, and lme4's PLSvGLS.pdf (read by OCR) was titled
+    "P❡♥❛❧✐③❡❞❧❡❛st sq✉❛r❡s ..." in the evidence pane and an export (a window session)."""
+    shown = [ch for ch in text if not ch.isspace()]
+    symbols = sum(1 for ch in shown if unicodedata.category(ch)[0] == "S" or unicodedata.category(ch) == "Co")
+    return bool(shown) and symbols <= len(shown) / 4
 
 
 _OCR_OFF_PICTURE = "a picture has text only if OCR reads it, and OCR is off: turn it on in Settings"
