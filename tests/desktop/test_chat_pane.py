@@ -553,3 +553,17 @@ def test_delete_and_export_wait_for_a_selection_and_for_the_answer_being_written
     assert not pane.delete_button.isEnabled() and not pane.export_button.isEnabled()
     pane.set_busy(False)
     assert pane.delete_button.isEnabled() and pane.export_button.isEnabled()
+
+
+def test_a_quoted_answer_says_the_model_wrote_none_and_the_sentence_is_the_documents() -> None:
+    """A window session read "the model found no answer in its own words" beside a verified mark as
+    a contradiction."""
+    from citedesk_desktop.widgets.answer_html import answer_html
+
+    text = "Deprecated since version 3.10: This method is deprecated in favor of Path.hardlink_to()."
+    ref = SourceRef("u-1", "/docs/pathlib.html", "/docs/pathlib.html", None, (), 0, len(text), text)
+    claim = Claim(text, True, ("u-1",), "aligned 1.00", 1.0)
+    answer = Answer("Is Path.link_to deprecated?", Decision.ANSWERED, text + " [1]", (claim,), (ref,), (), ())
+    page = answer_html(replace(answer, quote=True), 1)
+    assert "the answer model wrote no answer; this sentence of your documents, word for word" in page
+    assert "in its own words" not in page and "Deprecated since version 3.10" in page

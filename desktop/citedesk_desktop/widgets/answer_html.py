@@ -142,8 +142,10 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{marks}{quoted}")
     if answer.quote:
         parts = [
-            "<p><b>CiteDesk:</b> the model found no answer in its own words; the passage that answers "
-            f"the question says:</p><blockquote>“{' '.join(sentences)}”</blockquote>"
+            # "found no answer in its own words" read as a contradiction beside a verified mark
+            # (a window session): what is shown is the passage's sentence, word for word.
+            "<p><b>CiteDesk:</b> the answer model wrote no answer; this sentence of your documents, "
+            f"word for word, answers the question:</p><blockquote>“{' '.join(sentences)}”</blockquote>"
         ]
     else:
         parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
