@@ -408,6 +408,7 @@ class Engine:
             identify_language=identify,
             document_languages=lambda: manifest.per_document("language"),
             unknown_terms=self.unknown_terms if answering.refuse_unknown_terms else None,
+            authors=lambda document: manifest.metadata().get(document, DocumentMeta()).authors,
         )
         written: list[str] = []
 

@@ -172,3 +172,19 @@ def test_a_byline_is_only_a_block_of_persons_names() -> None:
     assert whole_byline("It was written by Terry Therneau", COMPETE) == ""  # a sentence: left as written
     assert whole_byline("Marta Kowalczyk", COMPETE) == ""  # named nowhere in it
     assert whole_byline("Terry Therneau", "Terry Therneau\nFebruary 6, 2023") == ""  # a date is no name
+
+
+def test_the_metadatas_authors_say_which_lines_of_a_title_page_are_the_byline() -> None:
+    """lme4's JSS article, a window session: "Who wrote ...?" answered "Bates", one of four authors,
+    each on the title page above an affiliation. The names are the passage's ("Benjamin M. Bolker"
+    where the properties say "Ben Bolker"); the metadata only says which lines they are."""
+    authors = ("Douglas Bates", "Martin Mächler", "Ben Bolker")
+    everyone = "Douglas Bates, Martin Mächler and Benjamin M. Bolker"
+    assert whole_byline("Bates", LMER, authors) == everyone
+    assert whole_byline("Douglas Bates and Martin Mächler", LMER, authors) == everyone
+    assert whole_byline(everyone, LMER, authors) == ""  # all named already
+    assert whole_byline("It was written by Bates", LMER, authors) == ""  # a sentence
+    unwritten = ("Douglas Bates", "Martin Maechler", "Ben Bolker")  # the passage writes "Mächler"
+    assert whole_byline("Bates", LMER, unwritten) == ""
+    assert whole_byline("Bates", LMER, ("Douglas Bates",)) == ""  # one author: nothing to add
+    assert whole_byline("Bates", LMER) == ""  # no metadata: a block of names only

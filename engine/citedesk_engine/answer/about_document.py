@@ -74,13 +74,46 @@ _SEPARATORS = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+|;\s*)")
 _MARKS = re.compile(r"(?<=[^\W\d_])[\d∗*†‡§¶]+(?:,[\d∗*†‡§¶]+)*")
 
 
-def whole_byline(answer: str, passage: str) -> str:
-    """The names of the byline that `answer`, some of a document's authors, comes from, when the
-    byline names more: "Who wrote the Concordance vignette?" was answered "Terry Therneau" from a
-    title page reading "Terry Therneau, Elizabeth Atkinson", and a user takes a single name for the
-    author. The byline is the block of the passage (lines between blank lines) holding every name of
-    the answer whose lines are nothing but persons' names; "" when the answer names a sentence, not
-    only names, or no such block names more than it does."""
+def whole_byline(answer: str, passage: str, authors: Sequence[str] = ()) -> str:
+    """Every author named on the title page `answer`, some of a document's authors, comes from, as
+    the passage writes them; "" when the answer names a sentence, not only names, or names them all.
+    "Who wrote the Concordance vignette?" was answered "Terry Therneau" from a title page reading
+    "Terry Therneau, Elizabeth Atkinson", and lme4's JSS article "Bates" (one of four, each above an
+    affiliation): a user takes a single name for the author. The authors are a block of the passage
+    (lines between blank lines) holding every name of the answer whose lines are nothing but persons'
+    names, or, where the document's metadata names its `authors`, the passage's lines of names that
+    write their surnames, one for each (the metadata says which lines; the names are the passage's)."""
+    return _byline_block(answer, passage) or _named_authors(answer, passage, authors)
+
+
+def _named_authors(answer: str, passage: str, authors: Sequence[str]) -> str:
+    """The passage's names of each of `authors` (by surname), when `answer` is some of them only."""
+    surnames = [_folded(DocumentMeta(authors=(a,)).surnames()[0]) for a in authors if a.strip()]
+    if len(surnames) < 2:
+        return ""
+    written: dict[str, str] = {}  # surname: the name as the passage writes it, in the passage's order
+    for line in passage.splitlines():
+        for name in _names(line) or []:
+            for surname in surnames:
+                if surname not in written and _writes(_folded(name), surname):
+                    written[surname] = name
+    said = _folded(answer)
+    named = [s for s in surnames if _writes(said, s)]
+    if len(written) < len(surnames) or not named or len(named) == len(surnames):
+        return ""
+    words = {w for name in written.values() for w in _folded(name).replace(".", " ").split()}
+    if not set(re.findall(r"[^\W\d_]+", said)) <= words | {"and"}:
+        return ""  # more than names: "It was written by Bates"
+    names = sorted(written.values(), key=passage.index)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _writes(text: str, word: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))
+
+
+def _byline_block(answer: str, passage: str) -> str:
+    """The names of the block of names that holds every name of `answer`, and more."""
     said = _names(answer.strip().rstrip("."))
     if not said:
         return ""

@@ -78,6 +78,8 @@ class AnswerFlow:
     searched_in: str = "the library"  # what was searched, in a refusal's words ("debian.csv")
     # The question's words the library never writes (answer/unknown_terms.py); None: not checked.
     unknown_terms: Callable[[str], list[str]] | None = None
+    # A document's authors as its metadata names them (the file's properties, or the user's).
+    authors: Callable[[str], Sequence[str]] = lambda document: ()
 
     def ask(
         self,
@@ -524,10 +526,10 @@ class AnswerFlow:
         languages: ClaimLanguages | None,
         question: str,
     ) -> _Checked | None:
-        """A "who wrote it?" answer naming some of the authors of its passage's byline, with them all
+        """A "who wrote it?" answer naming some of the authors its passage names, with them all
         (about_document.py), the fuller answer checked again like any claim; None where there is none."""
         for candidate in (c for c in context if c.unit.unit_id in sources):
-            byline = whole_byline(claim, candidate.unit.passage)
+            byline = whole_byline(claim, candidate.unit.passage, self.authors(candidate.unit.document))
             if not byline:
                 continue
             verdict, _, how = self._check(byline, [candidate], question, languages)
