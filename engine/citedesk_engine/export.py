@@ -56,7 +56,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: cited work", None),
     ("guard: subject", None),
     ("guard: not asserted", "the passage does not state it as a fact"),
-    ("guard: a reference list entry", "a reference list only names works"),
+    ("guard: a reference list entry", "it is taken from a list of references, which only names works"),
     ("answer not in passage", "the passage does not hold its words"),
     ("adds nothing", "it only repeats the question"),
     # "None", "the": no word that means something, and no value or count the passage states.
