@@ -101,8 +101,7 @@ class ChatPane(QWidget):
         self.export_button.setToolTip(
             "Save the conversation shown, with each answer's evidence quoted, as Markdown or JSON"
         )
-        # clicked(bool) would pass its checked state as the path: the button did nothing (a window session).
-        self.export_button.clicked.connect(lambda: self.export_conversation())
+        self.export_button.clicked.connect(self._export_clicked)
         self.export_button.setEnabled(False)
         list_buttons = QHBoxLayout()
         list_buttons.addWidget(self.new_button)
@@ -417,6 +416,12 @@ class ChatPane(QWidget):
                 unknown.append(match.group(0))
         question = " ".join(MENTION.sub(" ", text).split())
         return question, named, unknown
+
+    def _export_clicked(self) -> None:
+        """clicked(bool) straight to export_conversation passed its checked state as the path: the
+        button did nothing (a window session). A lambda holding the pane instead crashed the test
+        run's exit (PySide6 6.x, the pane outliving QApplication): a method is connected."""
+        self.export_conversation()
 
     def export_conversation(self, path: str | None = None) -> None:
         """Save the conversation shown as Markdown (or JSON, by the file's suffix), asking where."""
