@@ -359,10 +359,11 @@ def bibliography(answers: Sequence[Answer]) -> list[dict[str, Any]]:
                 if about.year:
                     items[source.document]["issued"] = {"date-parts": [[about.year]]}
                 pages[source.document], others[source.document] = set(), {}
-            if source.page and _locator(source).startswith("p. "):
+            where = _locator(source) if source.page else ""
+            if where.startswith("p. "):
                 pages[source.document].add(source.page)
-            elif source.page:
-                others[source.document][_locator(source)] = None
+            elif where:
+                others[source.document][where] = None
     for document, item in items.items():
         if pages[document]:
             item["pages"] = ", ".join(str(p) for p in sorted(pages[document]))

@@ -429,7 +429,7 @@ class ChatPane(QWidget):
             return
         title = self._titles.get(self.conversation or "", "") or self.answers[0].question
         if path is None:
-            stem = re.sub(r"[^\w]+|_+", "-", title.lower()).strip("-")[:60].strip("-") or "conversation"
+            stem = re.sub(r"[\W_]+", "-", title.lower()).strip("-")[:60].strip("-") or "conversation"
             path, _ = QFileDialog.getSaveFileName(
                 self,
                 "Export the conversation",

@@ -88,7 +88,7 @@ def whole_byline(answer: str, passage: str, authors: Sequence[str] = ()) -> str:
 
 def _named_authors(answer: str, passage: str, authors: Sequence[str]) -> str:
     """The passage's names of each of `authors` (by surname), when `answer` is some of them only."""
-    surnames = [_folded(DocumentMeta(authors=(a,)).surnames()[0]) for a in authors if a.strip()]
+    surnames = [_folded(s) for s in DocumentMeta(authors=tuple(authors)).surnames()]
     if len(surnames) < 2:
         return ""
     written: dict[str, str] = {}  # surname: the name as the passage writes it, in the passage's order
@@ -104,11 +104,11 @@ def _named_authors(answer: str, passage: str, authors: Sequence[str]) -> str:
     words = {w for name in written.values() for w in _folded(name).replace(".", " ").split()}
     if not set(re.findall(r"[^\W\d_]+", said)) <= words | {"and"}:
         return ""  # more than names: "It was written by Bates"
-    names = sorted(written.values(), key=passage.index)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _listed(sorted(written.values(), key=passage.index))
 
 
 def _writes(text: str, word: str) -> bool:
+    """Whether `text` writes `word` as a whole word."""
     return bool(re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text))
 
 
@@ -124,8 +124,13 @@ def _byline_block(answer: str, passage: str) -> str:
             continue
         names = [name for line in found for name in (line or [])]
         if set(said) < set(names):
-            return ", ".join(names[:-1]) + " and " + names[-1]
+            return _listed(names)
     return ""
+
+
+def _listed(names: Sequence[str]) -> str:
+    """ "A, B and C"."""
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _names(line: str) -> list[str] | None:
@@ -150,7 +155,7 @@ def title_page(opening: Sequence[EvidenceUnit], meta: DocumentMeta) -> EvidenceU
     surnames = [_folded(a) for a in meta.surnames() if len(a) >= 2]
     for unit in opening[:_OPENING_UNITS]:
         text = _folded(unit.passage)
-        if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) for name in surnames):
+        if any(_writes(text, name) for name in surnames):
             return unit
     return None
 
