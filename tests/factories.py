@@ -53,6 +53,28 @@ def paper_pdf(
     return path
 
 
+def ruled_table_pdf(
+    path: Path, rows: Sequence[tuple[float, Sequence[str]]], columns: Sequence[float], before: str, after: str
+) -> Path:
+    """A page with a table set as LaTeX's booktabs sets one: rules above, under the header and below,
+    no lines between columns, each cell's text at (its column's x, its row's y); a line of prose
+    above the table and one below it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    top, bottom = rows[0][0] - 12, rows[-1][0] + 14
+    page.insert_text((72, top - 20), before, fontsize=10)
+    for y in (top, rows[0][0] + 6, bottom):
+        page.draw_line((72, y), (520, y), width=0.6)
+    for y, cells in rows:
+        for x, cell in zip(columns, cells, strict=True):
+            if cell:
+                page.insert_text((x, y), cell, fontsize=10)
+    page.insert_text((72, bottom + 40), after, fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
 def encrypted_pdf(path: Path) -> Path:
     doc = pymupdf.open()
     doc.new_page().insert_text((72, 72), "Secret minutes of the board.")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
+from types import SimpleNamespace
 
 import factories
 import pymupdf
 import pytest
 from citedesk_engine.config import IngestConfig
 from citedesk_engine.errors import ExtractionError
-from citedesk_engine.ingest.extract import extract, is_supported
+from citedesk_engine.ingest.extract import extract, is_supported, pdf
 
 CONFIG = IngestConfig()
 FRENCH = (
@@ -118,6 +119,117 @@ def test_pdf_joins_words_broken_over_lines_and_keeps_their_boxes(tmp_path: Path)
     parts = [w for w in doc.words if start <= w.start < start + len("automatically")]
     assert [doc.text[w.start : w.end] for w in parts] == ["automatic", "ally"]
     assert parts[0].y0 < parts[1].y0  # one box on each drawn line, for the highlight
+
+
+TABLE = [
+    (112, ["Module", "R function", "Description"]),
+    (132, ["Formula module", "lFormula", "Accepts a mixed-model formula,"]),
+    (144, ["", "", "data and other user inputs"]),
+    (160, ["Objective module", "mkLmerDevfun", "Returns a deviance function"]),
+    (176, ["Output module", "mkMerMod", "Packages the results"]),
+]
+
+
+def test_a_pdf_table_is_read_row_by_row_as_a_table_segment(tmp_path: Path) -> None:
+    # Read as text, its cells came one per line, a column away from each other: lme4's Table 1 put
+    # each R function apart from what it does, and a wrong one was shown as verified.
+    path = factories.ruled_table_pdf(
+        tmp_path / "table.pdf",
+        TABLE,
+        columns=[72, 200, 320],
+        before="Table 1: The modules of the fitting code.",
+        after="The text under the table goes on in prose and says nothing of rows.",
+    )
+    doc = run(path)
+    kinds = [(s.kind, doc.text[s.start : s.end]) for s in doc.segments]
+    assert [kind for kind, _ in kinds] == ["text", "table", "text"]
+    assert kinds[0][1] == "Table 1: The modules of the fitting code."
+    assert kinds[1][1] == (
+        "Module | R function | Description\n"
+        "Formula module | lFormula | Accepts a mixed-model formula, data and other user inputs\n"
+        "Objective module | mkLmerDevfun | Returns a deviance function\n"
+        "Output module | mkMerMod | Packages the results"
+    )
+    assert doc.segments[1].header == "Module | R function | Description"
+    assert kinds[2][1].startswith("The text under the table")
+    for word in doc.words:  # every box points at a real word of the text
+        assert doc.text[word.start : word.end].strip() == doc.text[word.start : word.end]
+    data = next(w for w in doc.words if doc.text[w.start : w.end] == "data")
+    accepts = next(w for w in doc.words if doc.text[w.start : w.end] == "Accepts")
+    assert data.page == 1 and abs(data.x0 - accepts.x0) < 1 and data.y0 > accepts.y0 + 8  # a line below it
+
+
+def _table_of(rows: list[list[tuple[float, float, float, float] | None]]) -> SimpleNamespace:
+    boxes = [box for row in rows for box in row if box]
+    bbox = (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+    return SimpleNamespace(rows=[SimpleNamespace(cells=row) for row in rows], bbox=bbox)
+
+
+def _line(block: int, *words: tuple[str, float, float]) -> pdf._Line:
+    return pdf._Line(block, tuple((text, x, y, x + 8 * len(text), y + 10) for text, x, y in words))
+
+
+def test_table_rows_join_a_row_broken_over_lines_and_not_rows_of_figures() -> None:
+    columns = [(0.0, 100.0), (100.0, 200.0), (200.0, 300.0)]
+    table = _table_of([[(a, y, b, y + 14) for a, b in columns] for y in (0, 14, 28, 42, 56)])
+    lines = [
+        _line(0, ("Group", 2, 2), ("Item", 102, 2), ("Note", 202, 2)),
+        _line(0, ("Alpha", 2, 16), ("x", 102, 16), ("Starts", 202, 16)),
+        _line(0, ("goes", 202, 30), ("on", 240, 30)),  # the Note broken over a second line
+        _line(0, ("y", 102, 44), ("2", 202, 44)),  # a row of its own under the same group
+        _line(0, ("Beta", 2, 58), ("z", 102, 58), ("Ends", 202, 58)),
+    ]
+    rows = pdf._table_rows(table, lines)
+    text = [[" ".join(pdf._word(lines, spot) for spot in sorted(cell)) for cell in row] for row in rows]
+    assert text == [
+        ["Group", "Item", "Note"],
+        ["Alpha", "x", "Starts goes on"],
+        ["", "y", "2"],
+        ["Beta", "z", "Ends"],
+    ]
+
+
+def test_a_table_whose_rows_were_not_told_apart_stays_text() -> None:
+    # lme4's list of methods: two "rows", one of them 30 lines of method names beside 30 lines of
+    # what they return; written as one row it would read column by column, as text did.
+    table = _table_of([[(0, 0, 100, 14), (100, 0, 300, 14)], [(0, 14, 100, 100), (100, 14, 300, 100)]])
+    lines = [_line(0, ("Generic", 2, 2), ("Description", 102, 2))]
+    lines += [_line(0, (f"name{i}", 2, 16 + 12 * i), (f"what{i}", 102, 16 + 12 * i)) for i in range(6)]
+    assert pdf._table_rows(table, lines) == []
+
+
+def test_a_framed_block_of_code_and_a_table_of_contents_found_as_tables_stay_text() -> None:
+    # Debian's reference manual frames its shell sessions ("$ | man | man" as a table) and sets its
+    # contents in ruled rows; the contents are left out of the index only as text.
+    box = pymupdf.Rect(0, 0, 300, 60)
+    code = [(pymupdf.Rect(10, 10, 200, 20), 30, True), (pymupdf.Rect(10, 30, 200, 40), 28, True)]
+    assert pdf._is_code(box, code)
+    packages = [(pymupdf.Rect(10, 10, 60, 20), 8, True), (pymupdf.Rect(80, 10, 290, 20), 40, False)]
+    assert not pdf._is_code(box, packages)
+    lines = [
+        _line(
+            0,
+            ("1.3.1", 2, 2),
+            ("Customization", 40, 2),
+            *[(".", 150 + 6 * i, 2) for i in range(8)],
+            ("17", 250, 2),
+        ),
+        _line(
+            0,
+            ("1.3.2", 2, 16),
+            ("Starting", 40, 16),
+            *[(".", 150 + 6 * i, 16) for i in range(8)],
+            ("18", 250, 16),
+        ),
+    ]
+    rows = [[[(n, 0)], [(n, p) for p in range(1, 10)], [(n, 10)]] for n in range(2)]
+    assert pdf._is_contents(rows, lines)
+    assert not pdf._is_contents([[[(n, 0)], [(n, 1)]] for n in range(2)], lines)
 
 
 def test_pdf_ligatures_are_spelt_out(tmp_path: Path) -> None:

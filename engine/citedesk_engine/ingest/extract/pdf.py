@@ -12,11 +12,12 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pymupdf
 
+from ..._pymupdf_without_layout import load_layout
 from ...errors import Cancelled, ExtractionError
 from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
@@ -61,13 +62,19 @@ def extract_pdf(
             raise ExtractionError(f"the PDF is damaged and cannot be read: {exc}") from exc
 
 
+_Word = tuple[str, float, float, float, float]  # text, x0, y0, x1, y1
+
+
 @dataclass(frozen=True, slots=True)
 class _Line:
-    """One drawn line of a page: its words with their boxes, in reading order."""
+    """One drawn line of a page: its words with their boxes, in reading order. Or one row of a
+    table: its cells' words, `cells` saying where each cell starts in `words` (a block below 0 is
+    the page's table -block - 1)."""
 
     block: int
-    words: tuple[tuple[str, float, float, float, float], ...]  # text, x0, y0, x1, y1
+    words: tuple[_Word, ...]
     confidence: float = -1.0  # the recogniser's, for a line read by OCR
+    cells: tuple[int, ...] = ()  # a table row's cells, as the index in `words` each starts at
 
     @property
     def text(self) -> str:
@@ -144,13 +151,35 @@ def extract_pages(
         body = [line for line in lines if not _is_furniture(line, height, furniture)]
         previous_block: int | None = None
         joined = False  # the previous line ended in a broken word that this line's first word ends
+        text_start = page_start  # where the page's text outside its tables resumes
+        header = ""  # the first row of the table being written
         for i, line in enumerate(body):
+            before = length  # where the text before this line ends
             if previous_block is not None and not joined:
                 sep = "\n" if line.block == previous_block else "\n\n"
                 parts.append(sep)
                 length += len(sep)
             following = body[i + 1] if i + 1 < len(body) else None
             joined = False
+            if line.cells:  # a row of a table: a segment of its own, its first row the header
+                if line.block != previous_block:
+                    if before > text_start:
+                        segments.append(Segment(text_start, before, page=number))
+                    table_start = length
+                row, row_words = _row(line, vocabulary)
+                words.extend(
+                    replace(w, start=w.start + length, end=w.end + length, page=number) for w in row_words
+                )
+                parts.append(row)
+                length += len(row)
+                header = row if line.block != previous_block else header
+                if following is None or following.block != line.block:
+                    segments.append(Segment(table_start, length, page=number, kind="table", header=header))
+                    text_start = length
+                previous_block = line.block
+                continue
+            if previous_block is not None and previous_block < 0:
+                text_start = length  # after a table, past the separator
             for position, (word, x0, y0, x1, y1) in enumerate(line.words):
                 if position:
                     parts.append(" ")
@@ -166,9 +195,9 @@ def extract_pages(
                 parts.append(word)
                 length += len(word)
             previous_block = line.block
-        if length > page_start:
-            segments.append(Segment(page_start, length, page=number))
-        elif length:  # an empty page adds no separator
+        if length > text_start:
+            segments.append(Segment(text_start, length, page=number))
+        if length == page_start and length:  # an empty page adds no separator
             parts.pop()
             length -= 2
             page_starts[-1] = length
@@ -366,7 +395,218 @@ def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
         key = (block, line)
     if current and key is not None:
         lines.append(_Line(key[0], tuple(current)))
-    return lines, left_out
+    return _with_tables(page, lines), left_out
+
+
+# Tables. Set as text, a table's cells come out column by column (a block per column), so a row's
+# cells never stood together: lme4's "Table 1" put each R function a column away from what it does,
+# and a wrong function was shown as verified (a window session). A table found on the page is
+# written row by row, cells split by " | " as every other kind's tables, and is a segment of its own
+# with its first row as the header, so the row checks of the gate apply to it. PyMuPDF finds tables
+# by their rules; only pages with at least two horizontal rules are searched (the search takes about
+# half a second a page). Its cell boxes are used, not its text: each word goes to the cell its middle
+# lies in, and keeps its box. A table is kept as text when it does not look like one: fewer than two
+# rows or columns, or a cell of more than `_CELL_LINES` lines (rows that were not told apart: a
+# symbol list of 10 lines in one cell).
+_RULE_MIN_WIDTH = 0.2  # of the page's width
+_CELL_LINES = 4
+
+
+def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
+    """The page's lines with the words of each table found on it replaced by the table's rows,
+    where its first word stood."""
+    if len(lines) < 3 or not _ruled(page) or not load_layout():
+        return lines
+    try:
+        found = page.find_tables().tables
+    except Exception:  # the finder's failure costs the page its tables, never its text
+        return lines
+    if not found:
+        return lines
+    monospaced = _monospaced_spans(page)
+    tables = []
+    for table in found:
+        rows = _table_rows(table, lines)
+        if rows and not _is_code(pymupdf.Rect(table.bbox), monospaced) and not _is_contents(rows, lines):
+            tables.append(rows)
+    if not tables:
+        return lines
+    placed = {spot: k for k, rows in enumerate(tables) for row in rows for cell in row for spot in cell}
+    result: list[_Line] = []
+    written: set[int] = set()
+    for number, line in enumerate(lines):
+        for position in range(len(line.words)):
+            k = placed.get((number, position))
+            if k is not None and k not in written:
+                written.add(k)
+                result.extend(_table_lines(k, tables[k], lines))
+        kept = tuple(word for position, word in enumerate(line.words) if (number, position) not in placed)
+        if kept:
+            result.append(_Line(line.block, kept, line.confidence))
+    return result
+
+
+def _ruled(page: pymupdf.Page) -> bool:
+    """Whether the page draws at least two horizontal rules between its margins (a table's top and
+    bottom; a running header's rule does not count)."""
+    wide = page.rect.width * _RULE_MIN_WIDTH
+    top, bottom = page.rect.height * _MARGIN, page.rect.height * (1 - _MARGIN)
+    rules = 0
+    for drawing in page.get_drawings():
+        box = drawing["rect"]
+        rules += box.height <= 2 and box.width >= wide and top < box.y0 < bottom
+        if rules >= 2:
+            return True
+    return False
+
+
+def _monospaced_spans(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, int, bool]]:
+    """Each span of text on the page: its box, its length, whether its font is monospaced."""
+    return [
+        (pymupdf.Rect(span["bbox"]), len(span["text"].strip()), _is_monospaced(span))
+        for block in page.get_text("dict", flags=_WORD_FLAGS)["blocks"]
+        for line in block.get("lines", ())
+        for span in line["spans"]
+        if span["text"].strip()
+    ]
+
+
+def _is_monospaced(span: dict) -> bool:
+    font = span["font"].lower()
+    return (
+        bool(span["flags"] & 8) or "mono" in font or "courier" in font or font.startswith(("cmtt", "sfmono"))
+    )
+
+
+def _is_code(box: pymupdf.Rect, spans: list[tuple[pymupdf.Rect, int, bool]]) -> bool:
+    """Whether a table found on a page is a block of code in a frame (a shell session, a
+    configuration file): nearly all its characters monospaced. A table of package names beside their
+    descriptions is not."""
+    inside = [
+        (length, mono) for rect, length, mono in spans if box.contains(rect.tl + (rect.br - rect.tl) / 2)
+    ]
+    total = sum(length for length, _ in inside)
+    return total > 0 and sum(length for length, mono in inside if mono) >= _CODE_SHARE * total
+
+
+_CODE_SHARE = 0.9
+_LEADER_DOTS = re.compile(r"(?:\.\s?){4,}")
+
+
+def _is_contents(rows: list[list[_Cell]], lines: list[_Line]) -> bool:
+    """Whether a table found on a page is a table of contents (or a list of tables): half its rows or
+    more hold a dot leader. Passages of contents are left out of the index (ingest/units.py), which
+    sees them only as text."""
+    texts = [" ".join(_word(lines, spot) for cell in row for spot in sorted(cell)) for row in rows]
+    return sum(1 for text in texts if _LEADER_DOTS.search(text)) >= len(rows) / 2
+
+
+_Cell = list[tuple[int, int]]  # its words, as (line, position) in the page's lines
+
+
+def _table_rows(table: object, lines: list[_Line]) -> list[list[_Cell]]:
+    """The rows of a table PyMuPDF found, as the page's words in its cells, a row broken over lines
+    joined to the row above (`_goes_on`); [] when it does not look like a table."""
+    boxes = [[pymupdf.Rect(cell) if cell else None for cell in row.cells] for row in table.rows]  # type: ignore[attr-defined]
+    if len(boxes) < 2 or max(len(row) for row in boxes) < 2:
+        return []
+    columns = max(len(row) for row in boxes)
+    rows: list[list[_Cell]] = [[[] for _ in range(columns)] for _ in boxes]
+    heights: list[list[set[int]]] = [[set() for _ in range(columns)] for _ in boxes]
+    area = pymupdf.Rect(table.bbox) + (-1, -1, 1, 1)  # type: ignore[attr-defined]
+    for number, line in enumerate(lines):
+        for position, (_, x0, y0, x1, y1) in enumerate(line.words):
+            x, y = (x0 + x1) / 2, (y0 + y1) / 2
+            if not area.contains(pymupdf.Point(x, y)):
+                continue
+            r, c = _cell_of(boxes, x, y)
+            rows[r][c].append((number, position))
+            heights[r][c].add(number)
+    if any(len(lines_of) > _CELL_LINES for row in heights for lines_of in row):
+        return []
+    merged: list[list[_Cell]] = []
+    for row in rows:
+        if not any(row):
+            continue
+        if len(merged) >= 2 and _goes_on(row, merged[-1], lines):
+            for c, cell in enumerate(row):
+                merged[-1][c].extend(cell)
+        else:
+            merged.append([list(cell) for cell in row])
+    filled_columns = sum(1 for c in range(columns) if any(row[c] for row in merged))
+    if len(merged) < 2 or filled_columns < 2:
+        return []
+    return merged
+
+
+def _cell_of(boxes: list[list[pymupdf.Rect | None]], x: float, y: float) -> tuple[int, int]:
+    """The row and column of the cell a point lies in (the nearest, where it lies in none)."""
+
+    def row_distance(r: int) -> float:
+        tops = [box.y0 for box in boxes[r] if box]
+        bottoms = [box.y1 for box in boxes[r] if box]
+        return max(min(tops) - y, y - max(bottoms), 0.0) if tops else float("inf")
+
+    r = min(range(len(boxes)), key=row_distance)
+    cells = [(c, box) for c, box in enumerate(boxes[r]) if box]
+    c = min(cells, key=lambda item: max(item[1].x0 - x, x - item[1].x1, 0.0))[0]
+    return r, c
+
+
+def _goes_on(row: list[_Cell], above: list[_Cell], lines: list[_Line]) -> bool:
+    """Whether a row is the row above broken over lines: it fills fewer cells, each going on in
+    lower case ("data, and other user inputs"). A row with a figure, a capital or a symbol first in a
+    cell is a row of its own, its first cell left empty or not (a second row under one group)."""
+    filled = [cell for cell in row if cell]
+    if len(filled) >= sum(1 for cell in above if cell):
+        return False
+    return all(_word(lines, min(cell))[:1].islower() for cell in filled)
+
+
+def _word(lines: list[_Line], spot: tuple[int, int]) -> str:
+    return lines[spot[0]].words[spot[1]][0]
+
+
+def _table_lines(k: int, rows: list[list[_Cell]], lines: list[_Line]) -> list[_Line]:
+    """A table's rows as lines of the page (block -1 - k), their cells' words in reading order; the
+    empty cells before the first and after the last written as none, as other tables' rows are."""
+    result = []
+    for row in rows:
+        while row and not row[-1]:
+            row = row[:-1]
+        while row and not row[0]:
+            row = row[1:]
+        words: list[_Word] = []
+        starts: list[int] = []
+        for cell in row:
+            starts.append(len(words))
+            words.extend(lines[n].words[position] for n, position in sorted(cell))
+        result.append(_Line(-1 - k, tuple(words), cells=tuple(starts)))
+    return result
+
+
+def _row(line: _Line, vocabulary: Counter[str]) -> tuple[str, list[WordBox]]:
+    """A table row's text, its cells split by " | ", and its words' boxes (offsets from the row's
+    start; page 0): a word broken over two lines of a cell is joined as in running text."""
+    text = ""
+    boxes: list[WordBox] = []
+    ends = list(line.cells[1:]) + [len(line.words)]
+    for column, (start, end) in enumerate(zip(line.cells, ends, strict=True)):
+        if column:
+            text += " | "
+        joined = False
+        for i in range(start, end):
+            word, x0, y0, x1, y1 = line.words[i]
+            if i > start and not joined:
+                text += " "
+            joined = False
+            following = line.words[i + 1] if i + 1 < end else None
+            below = following is not None and (following[2] + following[4]) / 2 > y1  # on the next line
+            if below:
+                word, joined = _dehyphenated(word, following[0], vocabulary)
+            boxes.append(WordBox(len(text), len(text) + len(word), 0, x0, y0, x1, y1))
+            text += word
+    return text, boxes
 
 
 # Text no reader of the page sees is left out of the document: it could tell a model what to answer
