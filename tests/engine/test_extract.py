@@ -203,6 +203,25 @@ def test_a_table_whose_rows_were_not_told_apart_stays_text() -> None:
     assert pdf._table_rows(table, lines) == []
 
 
+def test_part_of_a_table_found_by_its_ruled_columns_is_no_table() -> None:
+    # Debian's package tables: the grid finder found the ruled "popcon | size" columns alone, the
+    # package names just left of them and the descriptions just right.
+    table = _table_of([[(100, y, 160, y + 14), (160, y, 200, y + 14)] for y in (0, 14, 28)])
+    lines = [
+        _line(0, ("package", 40, 2), ("popcon", 102, 2), ("size", 162, 2), ("description", 205, 2)),
+        _line(0, ("knockd", 40, 16), ("V:0,", 102, 16), ("109", 162, 16), ("daemon", 205, 16)),
+        _line(0, ("fail2ban", 40, 30), ("V:111,", 102, 30), ("2127", 162, 30), ("ban", 205, 30)),
+    ]
+    assert pdf._table_rows(table, lines) == []
+    whole = _table_of(
+        [
+            [(0, y, 100, y + 14), (100, y, 160, y + 14), (160, y, 200, y + 14), (200, y, 300, y + 14)]
+            for y in (0, 14, 28)
+        ]
+    )
+    assert len(pdf._table_rows(whole, lines)) == 3
+
+
 def test_a_framed_block_of_code_and_a_table_of_contents_found_as_tables_stay_text() -> None:
     # Debian's reference manual frames its shell sessions ("$ | man | man" as a table) and sets its
     # contents in ruled rows; the contents are left out of the index only as text.

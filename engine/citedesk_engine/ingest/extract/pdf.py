@@ -27,6 +27,7 @@ from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta,
 # stored text must read as written. Text outside the page's mediabox stays out (TEXTFLAGS_WORDS).
 _WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
+pymupdf.no_recommend_layout()  # its advice, printed on stdout: the analyser is loaded when needed
 
 
 def extract_pdf(
@@ -398,37 +399,29 @@ def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
     return _with_tables(page, lines), left_out
 
 
-# Tables. Set as text, a table's cells come out column by column (a block per column), so a row's
-# cells never stood together: lme4's "Table 1" put each R function a column away from what it does,
-# and a wrong function was shown as verified (a window session). A table found on the page is
-# written row by row, cells split by " | " as every other kind's tables, and is a segment of its own
-# with its first row as the header, so the row checks of the gate apply to it. PyMuPDF finds tables
-# by their rules; only pages with at least two horizontal rules are searched (the search takes about
-# half a second a page). Its cell boxes are used, not its text: each word goes to the cell its middle
-# lies in, and keeps its box. A table is kept as text when it does not look like one: fewer than two
-# rows or columns, or a cell of more than `_CELL_LINES` lines (rows that were not told apart: a
-# symbol list of 10 lines in one cell).
+# Tables. Set as text, a table's cells come one per line (or a column at a time), so a row's cells
+# never stood together: lme4's "Table 1" put each R function lines away from what it does, and a
+# wrong function was shown as verified (a window session). A table found on the page is written row
+# by row, cells split by " | " as every other kind's tables, and is a segment of its own with its
+# first row as the header, so the row checks of the gate apply to it. Only pages with at least two
+# horizontal rules between their margins are searched (`_tables` says what the search costs). The
+# finder's cell boxes are used, not its text: each word goes to the cell its middle lies in, and
+# keeps its box. A table is kept as text when it does not look like one: fewer than two rows or
+# columns, a cell of more than `_CELL_LINES` lines (rows that were not told apart: lme4's list of
+# methods, 30 lines in one cell), framed code (`_is_code`) or a table of contents (`_is_contents`).
 _RULE_MIN_WIDTH = 0.2  # of the page's width
 _CELL_LINES = 4
+_BESIDE = 10.0  # points: closer than a column gutter
 
 
 def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
     """The page's lines with the words of each table found on it replaced by the table's rows,
     where its first word stood."""
-    if len(lines) < 3 or not _ruled(page) or not load_layout():
+    if len(lines) < 3 or not _ruled(page):
         return lines
-    try:
-        found = page.find_tables().tables
-    except Exception:  # the finder's failure costs the page its tables, never its text
-        return lines
-    if not found:
-        return lines
-    monospaced = _monospaced_spans(page)
-    tables = []
-    for table in found:
-        rows = _table_rows(table, lines)
-        if rows and not _is_code(pymupdf.Rect(table.bbox), monospaced) and not _is_contents(rows, lines):
-            tables.append(rows)
+    tables = _tables(page, lines, layout=False)
+    if not tables and load_layout():
+        tables = _tables(page, lines, layout=True)
     if not tables:
         return lines
     placed = {spot: k for k, rows in enumerate(tables) for row in rows for cell in row for spot in cell}
@@ -444,6 +437,23 @@ def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
         if kept:
             result.append(_Line(line.block, kept, line.confidence))
     return result
+
+
+def _tables(page: pymupdf.Page, lines: list[_Line], layout: bool) -> list[list[list[_Cell]]]:
+    """The rows of the tables found on the page that look like tables. Without `layout` only tables
+    ruled as a grid are found (50 ms a page: Debian's manual sets every table so); with it, PyMuPDF's
+    layout analyser finds tables ruled only above and below (LaTeX's booktabs), at about 0.3 s a page."""
+    try:
+        found = page.find_tables(use_layout=layout).tables
+    except Exception:  # the finder's failure costs the page its tables, never its text
+        return []
+    monospaced = _monospaced_spans(page) if found else []
+    kept = []
+    for table in found:
+        rows = _table_rows(table, lines)
+        if rows and not _is_code(pymupdf.Rect(table.bbox), monospaced) and not _is_contents(rows, lines):
+            kept.append(rows)
+    return kept
 
 
 def _ruled(page: pymupdf.Page) -> bool:
@@ -514,14 +524,19 @@ def _table_rows(table: object, lines: list[_Line]) -> list[list[_Cell]]:
     rows: list[list[_Cell]] = [[[] for _ in range(columns)] for _ in boxes]
     heights: list[list[set[int]]] = [[set() for _ in range(columns)] for _ in boxes]
     area = pymupdf.Rect(table.bbox) + (-1, -1, 1, 1)  # type: ignore[attr-defined]
+    beside = area + (-_BESIDE, 2, _BESIDE, -2)
     for number, line in enumerate(lines):
+        inside = [area.contains(pymupdf.Point((w[1] + w[3]) / 2, (w[2] + w[4]) / 2)) for w in line.words]
+        if any(not inside[i] and beside.intersects(pymupdf.Rect(w[1:])) for i, w in enumerate(line.words)):
+            # Words just beside the table, level with its rows: the finder found part of a table (the
+            # ruled middle columns of some of Debian's package tables, their names and descriptions
+            # left out).
+            return []
         for position, (_, x0, y0, x1, y1) in enumerate(line.words):
-            x, y = (x0 + x1) / 2, (y0 + y1) / 2
-            if not area.contains(pymupdf.Point(x, y)):
-                continue
-            r, c = _cell_of(boxes, x, y)
-            rows[r][c].append((number, position))
-            heights[r][c].add(number)
+            if inside[position]:
+                r, c = _cell_of(boxes, (x0 + x1) / 2, (y0 + y1) / 2)
+                rows[r][c].append((number, position))
+                heights[r][c].add(number)
     if any(len(lines_of) > _CELL_LINES for row in heights for lines_of in row):
         return []
     merged: list[list[_Cell]] = []
