@@ -30,7 +30,7 @@ def main() -> None:
     print(f"{'file':45} {'pages':>5} {'ruled':>5} {'tables':>6} {'s plain':>8} {'s tables':>8} {'ratio':>6}")
     for path in args.files:
         with pymupdf.open(path) as document:
-            ruled = sum(pdf._ruled(page) for page in document)
+            ruled = sum(pdf._ruled(page, pdf._rules(page)) for page in document)
             started = time.perf_counter()
             with_tables = pdf.text_layers(document)
             tables_seconds = time.perf_counter() - started

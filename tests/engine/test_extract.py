@@ -185,7 +185,7 @@ def test_table_rows_join_a_row_broken_over_lines_and_not_rows_of_figures() -> No
         _line(0, ("Beta", 2, 58), ("z", 102, 58), ("Ends", 202, 58)),
     ]
     rows = pdf._table_rows(table, lines)
-    text = [[" ".join(pdf._word(lines, spot) for spot in sorted(cell)) for cell in row] for row in rows]
+    text = [[" ".join(pdf._word(lines, spot) for spot in cell) for cell in row] for row in rows]
     assert text == [
         ["Group", "Item", "Note"],
         ["Alpha", "x", "Starts goes on"],
@@ -194,13 +194,50 @@ def test_table_rows_join_a_row_broken_over_lines_and_not_rows_of_figures() -> No
     ]
 
 
-def test_a_table_whose_rows_were_not_told_apart_stays_text() -> None:
-    # lme4's list of methods: two "rows", one of them 30 lines of method names beside 30 lines of
-    # what they return; written as one row it would read column by column, as text did.
+def test_a_band_between_two_rules_is_read_a_drawn_line_a_row() -> None:
+    # lme4's list of methods and pscl's: ruled above and below only, so the finder gives one band of
+    # 30 lines; read as one row it read column by column, as text did.
     table = _table_of([[(0, 0, 100, 14), (100, 0, 300, 14)], [(0, 14, 100, 100), (100, 14, 300, 100)]])
     lines = [_line(0, ("Generic", 2, 2), ("Description", 102, 2))]
-    lines += [_line(0, (f"name{i}", 2, 16 + 12 * i), (f"what{i}", 102, 16 + 12 * i)) for i in range(6)]
-    assert pdf._table_rows(table, lines) == []
+    lines += [_line(1, ("anova", 2, 16), ("Decomposition", 102, 16), ("of", 210, 16), ("effects", 230, 16))]
+    lines += [_line(1, ("or", 102, 28), ("model", 125, 28), ("comparison", 170, 28))]  # wrapped: joins
+    lines += [_line(1, ("coef", 2, 40), ("Coefficients", 102, 40))]
+    lines += [_line(1, ("T", 2, 52), ("Template", 102, 52)), _line(2, ("i", 10, 55))]  # a subscript
+    rows = pdf._table_rows(table, lines)
+    text = [[" ".join(pdf._word(lines, spot) for spot in cell) for cell in row] for row in rows]
+    assert text == [
+        ["Generic", "Description"],
+        ["anova", "Decomposition of effects or model comparison"],
+        ["coef", "Coefficients"],
+        ["T i", "Template"],
+    ]
+
+
+def test_rules_drawn_down_the_columns_a_segment_a_row_give_the_rows() -> None:
+    # pscl's list of methods: one band between two horizontal rules holds two rows, and the first
+    # row's description wraps over two lines; its "|" columns are drawn a segment per row, so their
+    # ends say where each row starts. Debian's tables too, a short name set level with the middle of
+    # a description of two lines.
+    table = _table_of([[(0, 0, 100, 14), (100, 0, 300, 14)], [(0, 14, 100, 50), (100, 14, 300, 50)]])
+    rules = [
+        pymupdf.Rect(x, top, x + 0.4, bottom)
+        for x in (0, 100, 300)
+        for top, bottom in ((0, 14), (14, 38), (38, 50))
+    ]
+    lines = [
+        _line(0, ("Function", 2, 2), ("Description", 102, 2)),
+        _line(1, ("Standard", 102, 16), ("regression", 160, 16)),
+        _line(1, ("summary()", 2, 22)),  # level with the middle of its two-line description
+        _line(1, ("Output,", 102, 28), ("returned", 160, 28)),
+        _line(1, ("coef()", 2, 40), ("Coefficients", 102, 40)),
+    ]
+    rows = pdf._table_rows(table, lines, rules)
+    text = [[" ".join(pdf._word(lines, spot) for spot in cell) for cell in row] for row in rows]
+    assert text == [
+        ["Function", "Description"],
+        ["summary()", "Standard regression Output, returned"],
+        ["coef()", "Coefficients"],
+    ]
 
 
 def test_part_of_a_table_found_by_its_ruled_columns_is_no_table() -> None:

@@ -7,11 +7,13 @@ born-digital page's. Pictures (PNG, JPEG, TIFF ...) are read the same way, one p
 
 from __future__ import annotations
 
+import itertools
+import logging
 import re
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -26,6 +28,7 @@ from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta,
 # Ligatures are spelt out ("ﬁxed" -> "fixed"): a search for "fixed" must find the word, and the
 # stored text must read as written. Text outside the page's mediabox stays out (TEXTFLAGS_WORDS).
 _WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
+log = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
 pymupdf.no_recommend_layout()  # its advice, printed on stdout: the analyser is loaded when needed
 
@@ -396,7 +399,11 @@ def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
         key = (block, line)
     if current and key is not None:
         lines.append(_Line(key[0], tuple(current)))
-    return _with_tables(page, lines), left_out
+    try:
+        return _with_tables(page, lines), left_out
+    except Exception:  # reading a table never costs a document its text: the page stays as drawn
+        log.warning("page %d: its tables could not be read; kept as text", page.number + 1, exc_info=True)
+        return lines, left_out
 
 
 # Tables. Set as text, a table's cells come one per line (or a column at a time), so a row's cells
@@ -407,21 +414,21 @@ def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
 # horizontal rules between their margins are searched (`_tables` says what the search costs). The
 # finder's cell boxes are used, not its text: each word goes to the cell its middle lies in, and
 # keeps its box. A table is kept as text when it does not look like one: fewer than two rows or
-# columns, a cell of more than `_CELL_LINES` lines (rows that were not told apart: lme4's list of
-# methods, 30 lines in one cell), framed code (`_is_code`) or a table of contents (`_is_contents`).
+# columns, part of a table (`_table_rows`), framed code (`_is_code`) or a table of contents
+# (`_is_contents`).
 _RULE_MIN_WIDTH = 0.2  # of the page's width
-_CELL_LINES = 4
 _BESIDE = 10.0  # points: closer than a column gutter
 
 
 def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
     """The page's lines with the words of each table found on it replaced by the table's rows,
     where its first word stood."""
-    if len(lines) < 3 or not _ruled(page):
+    rules = _rules(page) if len(lines) >= 3 else []
+    if not _ruled(page, rules):
         return lines
-    tables = _tables(page, lines, layout=False)
+    tables = _tables(page, lines, rules, layout=False)
     if not tables and load_layout():
-        tables = _tables(page, lines, layout=True)
+        tables = _tables(page, lines, rules, layout=True)
     if not tables:
         return lines
     placed = {spot: k for k, rows in enumerate(tables) for row in rows for cell in row for spot in cell}
@@ -439,7 +446,9 @@ def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
     return result
 
 
-def _tables(page: pymupdf.Page, lines: list[_Line], layout: bool) -> list[list[list[_Cell]]]:
+def _tables(
+    page: pymupdf.Page, lines: list[_Line], rules: list[pymupdf.Rect], layout: bool
+) -> list[list[list[_Cell]]]:
     """The rows of the tables found on the page that look like tables. Without `layout` only tables
     ruled as a grid are found (50 ms a page: Debian's manual sets every table so); with it, PyMuPDF's
     layout analyser finds tables ruled only above and below (LaTeX's booktabs), at about 0.3 s a page."""
@@ -450,24 +459,27 @@ def _tables(page: pymupdf.Page, lines: list[_Line], layout: bool) -> list[list[l
     monospaced = _monospaced_spans(page) if found else []
     kept = []
     for table in found:
-        rows = _table_rows(table, lines)
+        rows = _table_rows(table, lines, rules)
         if rows and not _is_code(pymupdf.Rect(table.bbox), monospaced) and not _is_contents(rows, lines):
             kept.append(rows)
     return kept
 
 
-def _ruled(page: pymupdf.Page) -> bool:
-    """Whether the page draws at least two horizontal rules between its margins (a table's top and
-    bottom; a running header's rule does not count)."""
+def _rules(page: pymupdf.Page) -> list[pymupdf.Rect]:
+    """The rules the page draws: horizontal ones at least 10 points long, vertical ones at least 5."""
+    return [
+        box
+        for box in (d["rect"] for d in page.get_drawings())
+        if (box.height <= 2 and box.width >= 10) or (box.width <= 2 and box.height >= 5)
+    ]
+
+
+def _ruled(page: pymupdf.Page, rules: list[pymupdf.Rect]) -> bool:
+    """Whether the page draws at least two wide horizontal rules between its margins (a table's top
+    and bottom; a running header's rule does not count)."""
     wide = page.rect.width * _RULE_MIN_WIDTH
     top, bottom = page.rect.height * _MARGIN, page.rect.height * (1 - _MARGIN)
-    rules = 0
-    for drawing in page.get_drawings():
-        box = drawing["rect"]
-        rules += box.height <= 2 and box.width >= wide and top < box.y0 < bottom
-        if rules >= 2:
-            return True
-    return False
+    return sum(1 for box in rules if box.height <= 2 and box.width >= wide and top < box.y0 < bottom) >= 2
 
 
 def _monospaced_spans(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, int, bool]]:
@@ -507,22 +519,24 @@ def _is_contents(rows: list[list[_Cell]], lines: list[_Line]) -> bool:
     """Whether a table found on a page is a table of contents (or a list of tables): half its rows or
     more hold a dot leader. Passages of contents are left out of the index (ingest/units.py), which
     sees them only as text."""
-    texts = [" ".join(_word(lines, spot) for cell in row for spot in sorted(cell)) for row in rows]
+    texts = [" ".join(_word(lines, spot) for cell in row for spot in cell) for row in rows]
     return sum(1 for text in texts if _LEADER_DOTS.search(text)) >= len(rows) / 2
 
 
 _Cell = list[tuple[int, int]]  # its words, as (line, position) in the page's lines
 
 
-def _table_rows(table: object, lines: list[_Line]) -> list[list[_Cell]]:
-    """The rows of a table PyMuPDF found, as the page's words in its cells, a row broken over lines
-    joined to the row above (`_goes_on`); [] when it does not look like a table."""
+def _table_rows(table: object, lines: list[_Line], rules: Sequence[pymupdf.Rect] = ()) -> list[list[_Cell]]:
+    """The rows of a table PyMuPDF found, as the page's words in its cells; [] when it does not look
+    like a table. The finder's rows are bands between rules (drawn, or where it saw a gap); a band
+    holding several rows (a table ruled only above and below its groups of rows: pscl's list of
+    methods, lme4's symbols) is read line by line (`_band_rows`), and a line going on with the cell
+    above it is joined to its row (`_goes_on`), across a band's edge too where no rule is drawn."""
     boxes = [[pymupdf.Rect(cell) if cell else None for cell in row.cells] for row in table.rows]  # type: ignore[attr-defined]
     if len(boxes) < 2 or max(len(row) for row in boxes) < 2:
         return []
     columns = max(len(row) for row in boxes)
-    rows: list[list[_Cell]] = [[[] for _ in range(columns)] for _ in boxes]
-    heights: list[list[set[int]]] = [[set() for _ in range(columns)] for _ in boxes]
+    bands: list[list[tuple[int, int, int]]] = [[] for _ in boxes]  # (line, position, column) per band
     area = pymupdf.Rect(table.bbox) + (-1, -1, 1, 1)  # type: ignore[attr-defined]
     beside = area + (-_BESIDE, 2, _BESIDE, -2)
     for number, line in enumerate(lines):
@@ -535,23 +549,110 @@ def _table_rows(table: object, lines: list[_Line]) -> list[list[_Cell]]:
         for position, (_, x0, y0, x1, y1) in enumerate(line.words):
             if inside[position]:
                 r, c = _cell_of(boxes, (x0 + x1) / 2, (y0 + y1) / 2)
-                rows[r][c].append((number, position))
-                heights[r][c].add(number)
-    if any(len(lines_of) > _CELL_LINES for row in heights for lines_of in row):
-        return []
+                bands[r].append((number, position, c))
     merged: list[list[_Cell]] = []
-    for row in rows:
-        if not any(row):
-            continue
+
+    def cells(spots: list[tuple[int, int, int]]) -> list[_Cell]:
+        """A row's cells, each cell's words in the order the text layer gives them."""
+        row: list[_Cell] = [[] for _ in range(columns)]
+        for number, position, c in spots:
+            row[c].append((number, position))
+        return [sorted(cell) for cell in row]
+
+    def add(row: list[_Cell]) -> None:
         if len(merged) >= 2 and _goes_on(row, merged[-1], lines):
             for c, cell in enumerate(row):
                 merged[-1][c].extend(cell)
         else:
-            merged.append([list(cell) for cell in row])
+            merged.append(row)
+
+    edges = _row_edges(area, rules)
+    if edges:
+        # Rules drawn down the columns, a segment per row (LaTeX's "|" columns, a word processor's
+        # cell borders): their ends are the rows' edges, wherever the finder drew its bands.
+        spots = [spot for band in bands for spot in band]
+        for top, bottom in itertools.pairwise(edges):
+            row = [spot for spot in spots if top <= _middle(lines, spot) < bottom]
+            if row:
+                merged.append(cells([spot for line in _drawn_lines(row, lines) for spot in line]))
+        bands = []
+    for band, band_boxes in zip(bands, boxes, strict=False):
+        drawn, whole = _band_rows(band, lines)
+        if not whole:
+            for line in drawn:
+                add(cells(line))
+            continue
+        top = min(box.y0 for box in band_boxes if box)
+        if not any(rule.height <= 2 and abs(rule.y0 - top) <= 2 for rule in rules):
+            # The finder cut the band where no rule is drawn: a line going on with the row above
+            # (lme4's "factor", the end of "Cross-product of the fixed-effects Cholesky factor")
+            # belongs to it, not to the band's row.
+            while drawn and len(merged) >= 2 and _goes_on(cells(drawn[0]), merged[-1], lines):
+                add(cells(drawn.pop(0)))
+        if drawn:
+            merged.append(cells([spot for line in drawn for spot in line]))
     filled_columns = sum(1 for c in range(columns) if any(row[c] for row in merged))
     if len(merged) < 2 or filled_columns < 2:
         return []
     return merged
+
+
+def _row_edges(area: pymupdf.Rect, rules: Sequence[pymupdf.Rect]) -> list[float]:
+    """Where the rows of a table start and end, from the rules drawn down its columns a segment per
+    row (each segment's ends); [] when it has none, or one segment a column (the whole height)."""
+    ends = sorted(
+        y
+        for rule in rules
+        if rule.width <= 2
+        and rule.height >= 5
+        and area.contains(pymupdf.Point(rule.x0, (rule.y0 + rule.y1) / 2))
+        for y in (rule.y0, rule.y1)
+    )
+    edges: list[float] = []
+    for y in ends:
+        if not edges or y - edges[-1] > 1.5:
+            edges.append(y)
+    return edges if len(edges) > 3 else []
+
+
+def _middle(lines: list[_Line], spot: tuple[int, int, int]) -> float:
+    _, _, y0, _, y1 = lines[spot[0]].words[spot[1]]
+    return (y0 + y1) / 2
+
+
+def _band_rows(
+    band: list[tuple[int, int, int]], lines: list[_Line]
+) -> tuple[list[list[tuple[int, int, int]]], bool]:
+    """The drawn lines of a band between rules, and whether the band is one row: it is unless two of
+    its columns or more hold several lines (names stacked beside their descriptions); one row's cells
+    may wrap (a description of two lines beside a name set level with their middle, in Debian's
+    tables)."""
+    if not band:
+        return [], False
+    drawn = _drawn_lines(band, lines)
+    stacked = Counter(c for line in drawn for c in {column for _, _, column in line})
+    return drawn, sum(1 for count in stacked.values() if count > 1) < 2
+
+
+def _drawn_lines(band: list[tuple[int, int, int]], lines: list[_Line]) -> list[list[tuple[int, int, int]]]:
+    """The words of a band of a table grouped by the line they are drawn on, top to bottom: a word
+    whose middle lies within 0.6 of a word's height below the line's middle is on it (a subscript
+    is; the next line, 0.9 of a height or more below, is not)."""
+
+    def box(spot: tuple[int, int, int]) -> tuple[float, float, float, float]:
+        _, x0, y0, x1, y1 = lines[spot[0]].words[spot[1]]
+        return x0, y0, x1, y1
+
+    drawn: list[list[tuple[int, int, int]]] = []
+    middle = height = 0.0
+    for spot in sorted(band, key=lambda s: (box(s)[1] + box(s)[3]) / 2):
+        _, y0, _, y1 = box(spot)
+        if drawn and (y0 + y1) / 2 <= middle + 0.6 * height:
+            drawn[-1].append(spot)
+        else:
+            drawn.append([spot])
+            middle, height = (y0 + y1) / 2, max(y1 - y0, 1.0)
+    return [sorted(line, key=lambda s: box(s)[0]) for line in drawn]
 
 
 def _cell_of(boxes: list[list[pymupdf.Rect | None]], x: float, y: float) -> tuple[int, int]:
@@ -575,7 +676,7 @@ def _goes_on(row: list[_Cell], above: list[_Cell], lines: list[_Line]) -> bool:
     filled = [cell for cell in row if cell]
     if len(filled) >= sum(1 for cell in above if cell):
         return False
-    return all(_word(lines, min(cell))[:1].islower() for cell in filled)
+    return all(_word(lines, cell[0])[:1].islower() for cell in filled)
 
 
 def _word(lines: list[_Line], spot: tuple[int, int]) -> str:
@@ -591,11 +692,13 @@ def _table_lines(k: int, rows: list[list[_Cell]], lines: list[_Line]) -> list[_L
             row = row[:-1]
         while row and not row[0]:
             row = row[1:]
+        if not row:
+            continue
         words: list[_Word] = []
         starts: list[int] = []
         for cell in row:
             starts.append(len(words))
-            words.extend(lines[n].words[position] for n, position in sorted(cell))
+            words.extend(lines[n].words[position] for n, position in cell)
         result.append(_Line(-1 - k, tuple(words), cells=tuple(starts)))
     return result
 
