@@ -159,6 +159,26 @@ def test_a_pdf_table_is_read_row_by_row_as_a_table_segment(tmp_path: Path) -> No
     assert data.page == 1 and abs(data.x0 - accepts.x0) < 1 and data.y0 > accepts.y0 + 8  # a line below it
 
 
+def test_a_pdf_table_whose_cells_write_bars_splits_its_cells_by_tabs(tmp_path: Path) -> None:
+    # lme4's table of formulas: "(1 | g)" split at " | " gave the model and the row checks one cell
+    # too many, and "(1 | g1) + (1 | g2)" was shown as verified for another row's alternative.
+    rows = [
+        (112, ["Formula", "Alternative", "Meaning"]),
+        (132, ["(1 | g)", "1 + (1 | g)", "Random intercept"]),
+    ]
+    rows.append((148, ["(1 | g1/g2)", "(1 | g1)+(1 | g1:g2)", "Nested intercepts"]))
+    doc = run(
+        factories.ruled_table_pdf(tmp_path / "f.pdf", rows, [72, 200, 350], "Table 2: formulas.", "Prose.")
+    )
+    table = next(s for s in doc.segments if s.kind == "table")
+    assert doc.text[table.start : table.end].splitlines() == [
+        "Formula\tAlternative\tMeaning",
+        "(1 | g)\t1 + (1 | g)\tRandom intercept",
+        "(1 | g1/g2)\t(1 | g1)+(1 | g1:g2)\tNested intercepts",
+    ]
+    assert table.header == "Formula\tAlternative\tMeaning"
+
+
 def _table_of(rows: list[list[tuple[float, float, float, float] | None]]) -> SimpleNamespace:
     boxes = [box for row in rows for box in row if box]
     bbox = (

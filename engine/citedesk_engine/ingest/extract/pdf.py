@@ -170,7 +170,11 @@ def extract_pages(
                     if before > text_start:
                         segments.append(Segment(text_start, before, page=number))
                     table_start = length
-                row, row_words = _row(line, vocabulary)
+                    # Cells that write "|" themselves (lme4's formulas, "(1 | g)") would split where
+                    # they do not end: that table's cells are split by tabs, as a spreadsheet's.
+                    rows = [other for other in body if other.block == line.block]
+                    split = "\t" if any("|" in w[0] for other in rows for w in other.words) else " | "
+                row, row_words = _row(line, vocabulary, split)
                 words.extend(
                     replace(w, start=w.start + length, end=w.end + length, page=number) for w in row_words
                 )
@@ -703,15 +707,15 @@ def _table_lines(k: int, rows: list[list[_Cell]], lines: list[_Line]) -> list[_L
     return result
 
 
-def _row(line: _Line, vocabulary: Counter[str]) -> tuple[str, list[WordBox]]:
-    """A table row's text, its cells split by " | ", and its words' boxes (offsets from the row's
+def _row(line: _Line, vocabulary: Counter[str], split: str = " | ") -> tuple[str, list[WordBox]]:
+    """A table row's text, its cells split by `split`, and its words' boxes (offsets from the row's
     start; page 0): a word broken over two lines of a cell is joined as in running text."""
     text = ""
     boxes: list[WordBox] = []
     ends = list(line.cells[1:]) + [len(line.words)]
     for column, (start, end) in enumerate(zip(line.cells, ends, strict=True)):
         if column:
-            text += " | "
+            text += split
         joined = False
         for i in range(start, end):
             word, x0, y0, x1, y1 = line.words[i]
