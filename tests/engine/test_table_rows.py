@@ -81,6 +81,26 @@ def test_a_value_of_the_next_row_is_refused_and_the_named_rows_value_accepted() 
     assert gate().check("30", [LEVELS], question).supported
 
 
+FORMULAS = (
+    "Formula\tAlternative\tMeaning\n"
+    "(1 | g)\t1 + (1 | g)\tRandom intercept with fixed mean.\n"
+    "(1 | g1/g2)\t(1 | g1)+(1 | g1:g2)\tIntercept varying among g1 and g2 within g1.\n"
+    "(1 | g1) + (1 | g2)\t1 + (1 | g1) + (1 | g2)\tIntercept varying among g1 and g2."
+)
+
+
+def test_a_row_named_by_a_name_written_with_symbols_is_the_row_asked_about() -> None:
+    # lme4's table of formulas (a window session): the words of "(1 | g1/g2)" stand in other rows.
+    question = "What is the alternative way to write the random-effects formula (1 | g1/g2)?"
+    row = wrong_row("(1 | g1) + (1 | g2)", FORMULAS, question)
+    assert (
+        row is not None
+        and row.named.startswith("(1 | g1/g2)")
+        and row.found.startswith("(1 | g1) + (1 | g2)")
+    )
+    assert wrong_row("(1 | g1)+(1 | g1:g2)", FORMULAS, question) is None
+
+
 def test_a_sentence_answer_from_the_wrong_row_is_refused_too() -> None:
     verdict = gate().check(
         "The WARNING level has the numeric value 40.", [LEVELS], "What numeric value does WARNING have?"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..identifiers import identifiers
 from ..index.table_keys import MONTHS, cell_separator, positions, question_keys
 from ..types import EvidenceUnit
 from .text import DATE_OR_TIME, STOPWORDS, content_stems, numbers, shorten, stem, terms, tokens, words
@@ -53,6 +54,9 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     if table is None:
         return None
     header, rows = table
+    by_name = _by_name(answer, question, rows)
+    if by_name is not None:
+        return by_name
     header_stems = set(content_stems(header))
     row_stems = [terms(row) for row in rows]
     wanted = _added(answer, question, header_stems)
@@ -72,6 +76,23 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
         return WrongRow(named=shown, found=rows[holding[0]])
     named = _named_rows(question, rows, header_stems)
     if named is None or any(i in named for i in holding):
+        return None
+    return WrongRow(named=rows[named[0]], found=rows[holding[0]])
+
+
+def _by_name(answer: str, question: str, rows: list[str]) -> WrongRow | None:
+    """An answer written whole in other rows than the row a question names by a name written with
+    symbols ("(1 | g1/g2)": the words "g1" and "g2" stand in other rows too, so no word of the
+    question names its row). lme4's table of formulas gave the next row's formula, "(1 | g1) + (1 |
+    g2)", for the alternative of "(1 | g1/g2)", its words all the question's."""
+    names = [name for name in identifiers(question) if name[:1].isalpha()]  # not a date, a version
+    whole = " ".join(answer.lower().split()).strip(" .")
+    if not names or not whole:
+        return None
+    flat = [" ".join(row.lower().split()) for row in rows]
+    named = [i for i, row in enumerate(flat) if any(name in row for name in names)]
+    holding = [i for i, row in enumerate(flat) if whole in row]
+    if not named or len(named) == len(rows) or not holding or set(named) & set(holding):
         return None
     return WrongRow(named=rows[named[0]], found=rows[holding[0]])
 
