@@ -430,9 +430,12 @@ def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
     rules = _rules(page) if len(lines) >= 3 else []
     if not _ruled(page, rules):
         return lines
-    tables = _tables(page, lines, rules, layout=False)
-    if not tables and load_layout():
-        tables = _tables(page, lines, rules, layout=True)
+    tables, partial = _tables(page, lines, rules, layout=False)
+    if not tables and (partial or not _has_vertical_rules(rules)) and load_layout():
+        # A table ruled only across (LaTeX's booktabs) has no grid for the finder: the layout
+        # analyser finds it. A page that draws rules down too (a grid, a framed block of code)
+        # showed its tables to the grid search already, unless that found part of one.
+        tables, _ = _tables(page, lines, rules, layout=True)
     if not tables:
         return lines
     placed = {spot: k for k, rows in enumerate(tables) for row in rows for cell in row for spot in cell}
@@ -452,21 +455,40 @@ def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
 
 def _tables(
     page: pymupdf.Page, lines: list[_Line], rules: list[pymupdf.Rect], layout: bool
-) -> list[list[list[_Cell]]]:
-    """The rows of the tables found on the page that look like tables. Without `layout` only tables
-    ruled as a grid are found (50 ms a page: Debian's manual sets every table so); with it, PyMuPDF's
-    layout analyser finds tables ruled only above and below (LaTeX's booktabs), at about 0.3 s a page."""
+) -> tuple[list[list[list[_Cell]]], bool]:
+    """The rows of the tables found on the page that look like tables, and whether the finder found
+    part of a table (`_is_partial`). Without `layout` only tables ruled as a grid are found (50 ms a
+    page: Debian's manual sets nearly every table so); with it, PyMuPDF's layout analyser finds
+    tables ruled only across (LaTeX's booktabs), at about 0.3 s a page."""
     try:
         found = page.find_tables(use_layout=layout).tables
     except Exception:  # the finder's failure costs the page its tables, never its text
-        return []
+        return [], False
     monospaced = _monospaced_spans(page) if found else []
     kept = []
+    partial = False
     for table in found:
+        if _is_partial(pymupdf.Rect(table.bbox), lines):
+            partial = True
+            continue
         rows = _table_rows(table, lines, rules)
         if rows and not _is_code(pymupdf.Rect(table.bbox), monospaced) and not _is_contents(rows, lines):
             kept.append(rows)
-    return kept
+    return kept, partial
+
+
+def _is_partial(box: pymupdf.Rect, lines: list[_Line]) -> bool:
+    """Whether words stand just beside a table found, level with its rows: the finder found part of a
+    table (the ruled middle columns of some of Debian's package tables, their names and descriptions
+    left out)."""
+    area = box + (-1, -1, 1, 1)
+    beside = area + (-_BESIDE, 2, _BESIDE, -2)
+    return any(
+        beside.intersects(pymupdf.Rect(w[1:]))
+        and not area.contains(pymupdf.Point((w[1] + w[3]) / 2, (w[2] + w[4]) / 2))
+        for line in lines
+        for w in line.words
+    )
 
 
 def _rules(page: pymupdf.Page) -> list[pymupdf.Rect]:
@@ -476,6 +498,10 @@ def _rules(page: pymupdf.Page) -> list[pymupdf.Rect]:
         for box in (d["rect"] for d in page.get_drawings())
         if (box.height <= 2 and box.width >= 10) or (box.width <= 2 and box.height >= 5)
     ]
+
+
+def _has_vertical_rules(rules: list[pymupdf.Rect]) -> bool:
+    return sum(1 for box in rules if box.width <= 2 and box.height >= 5) >= 2
 
 
 def _ruled(page: pymupdf.Page, rules: list[pymupdf.Rect]) -> bool:
@@ -542,14 +568,10 @@ def _table_rows(table: object, lines: list[_Line], rules: Sequence[pymupdf.Rect]
     columns = max(len(row) for row in boxes)
     bands: list[list[tuple[int, int, int]]] = [[] for _ in boxes]  # (line, position, column) per band
     area = pymupdf.Rect(table.bbox) + (-1, -1, 1, 1)  # type: ignore[attr-defined]
-    beside = area + (-_BESIDE, 2, _BESIDE, -2)
+    if _is_partial(pymupdf.Rect(table.bbox), lines):  # type: ignore[attr-defined]
+        return []
     for number, line in enumerate(lines):
         inside = [area.contains(pymupdf.Point((w[1] + w[3]) / 2, (w[2] + w[4]) / 2)) for w in line.words]
-        if any(not inside[i] and beside.intersects(pymupdf.Rect(w[1:])) for i, w in enumerate(line.words)):
-            # Words just beside the table, level with its rows: the finder found part of a table (the
-            # ruled middle columns of some of Debian's package tables, their names and descriptions
-            # left out).
-            return []
         for position, (_, x0, y0, x1, y1) in enumerate(line.words):
             if inside[position]:
                 r, c = _cell_of(boxes, (x0 + x1) / 2, (y0 + y1) / 2)
