@@ -197,3 +197,37 @@ def test_paraphrase_passes_the_semantic_check(engine: Engine) -> None:
         "Alpha particles are made of three protons and two neutrons.", [passage]
     ).supported
     assert not verifier.check("Alpha particles are not made of protons.", [passage]).supported
+
+
+def test_a_value_from_a_pdf_table_is_cited_on_its_row(tmp_path: Path) -> None:
+    # A table drawn with rules is read row by row: the answer comes from the row asked about, and
+    # its boxes mark that row on the page (a table read a cell a line gave lme4's wrong function).
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    rows = [
+        (112, ["Module", "R function", "Description"]),
+        (132, ["Formula module", "lFormula", "Parses the model formula"]),
+        (148, ["Objective module", "mkLmerDevfun", "Returns the deviance function"]),
+        (164, ["Optimization module", "optimizeLmer", "Optimizes the deviance"]),
+        (180, ["Output module", "mkMerMod", "Packages the results"]),
+    ]
+    factories.ruled_table_pdf(
+        docs / "modules.pdf",
+        rows,
+        columns=[72, 200, 320],
+        before="Table 1: The four modules of the fitting code and the R function of each.",
+        after="Each module is described in its own section below.",
+    )
+    with Engine.open(tmp_path / "library") as engine:
+        engine.ingest([docs])
+        answer = engine.ask("Which R function implements the optimization module?")
+        text = engine.text(answer.sources[0].document) if answer.sources else ""
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert "optimizeLmer" in answer.text
+    (source,) = answer.sources
+    assert source.page == 1 and source.header == "Module | R function | Description"
+    (claim,) = answer.claims
+    marked = [text[start:end] for _, start, end in claim.evidence]
+    assert marked == ["Optimization module | optimizeLmer | Optimizes the deviance"]  # its row, marked
+    row = [box for box in source.boxes if box.y0 <= 164 <= box.y1 + 2]
+    assert row and row[0].x0 < 80 and row[0].x1 > 320  # the row's box on the page spans its cells
