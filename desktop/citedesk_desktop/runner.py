@@ -75,16 +75,12 @@ def render_page(path: str, page: int, scale: float) -> tuple[bytes, int]:
         return pixmap.tobytes("png"), document.page_count
 
 
-class _Worker(QObject):
+class _Handler(QObject):
+    """Runs requests on its thread; each ends in `finished` or `failed`."""
+
     event = Signal(object)
     finished = Signal(str, object)
     failed = Signal(str, str, str)
-
-    def __init__(self, factory: EngineFactory, cancel: threading.Event) -> None:
-        super().__init__()
-        self._factory = factory
-        self._cancel = cancel
-        self._engine: Engine | None = None
 
     @Slot(str, object)
     def run(self, operation: str, payload: Any) -> None:
@@ -101,6 +97,40 @@ class _Worker(QObject):
             )
         else:
             self.finished.emit(operation, result)
+
+    def _dispatch(self, operation: str, payload: Any) -> Any:
+        raise NotImplementedError
+
+
+# Reads that need no engine: answered on a thread of their own, so that they never wait behind long
+# work on the engine's (a cited PDF's page and a past conversation waited for the end of an ingest).
+READS = frozenset({"page", "conversation"})
+
+
+class _Reader(_Handler):
+    """Reads of the open library and of its documents' files, each through its own connection."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.folder: Path | None = None  # the library's, set when it is opened
+
+    def _dispatch(self, operation: str, payload: Any) -> Any:
+        if operation == "page":  # a PDF page as PNG bytes, rendered here so the GUI thread never waits
+            path, page, scale = payload
+            return path, page, scale, render_page(path, page, scale)
+        if operation == "conversation":
+            if self.folder is None:
+                raise EngineError("No library is open.")
+            return payload, Engine.stored_answers(self.folder, payload)
+        raise ValueError(f"unknown read {operation}")
+
+
+class _Worker(_Handler):
+    def __init__(self, factory: EngineFactory, cancel: threading.Event) -> None:
+        super().__init__()
+        self._factory = factory
+        self._cancel = cancel
+        self._engine: Engine | None = None
 
     def close_engine(self) -> None:
         if self._engine is not None:
@@ -162,8 +192,6 @@ class _Worker(QObject):
             )
         if operation == "conversations":
             return engine.conversations()
-        if operation == "conversation":
-            return payload, engine.answers(payload)
         if operation == "delete_conversation":
             engine.delete_conversation(payload)
             return engine.conversations()
@@ -175,9 +203,6 @@ class _Worker(QObject):
             document, title, authors, year = payload
             engine.describe(document, title=title, authors=authors, year=year)
             return self._snapshot()
-        if operation == "page":  # a PDF page as PNG bytes, rendered here so the GUI thread never waits
-            path, page, scale = payload
-            return path, page, scale, render_page(path, page, scale)
         if operation == "load_models":
             with long_lived_objects():  # torch, transformers and the model: half a million objects
                 engine.embedder()
@@ -275,6 +300,7 @@ class EngineRunner(QObject):
     failed = Signal(str, str, str)
     busy_changed = Signal(bool)
     _request = Signal(str, object)
+    _read = Signal(str, object)
 
     def __init__(self, factory: EngineFactory = open_interactive, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -289,6 +315,14 @@ class EngineRunner(QObject):
         self._worker.finished.connect(self._on_finished)
         self._worker.failed.connect(self._on_failed)
         self._thread.start()
+        self._reader_thread = QThread()
+        self._reader_thread.setObjectName("citedesk-reader")
+        self._reader = _Reader()
+        self._reader.moveToThread(self._reader_thread)
+        self._read.connect(self._reader.run)
+        self._reader.finished.connect(self._on_finished)
+        self._reader.failed.connect(self._on_failed)
+        self._reader_thread.start()
 
     @property
     def busy(self) -> bool:
@@ -301,7 +335,12 @@ class EngineRunner(QObject):
             self._pending += 1
             if self._pending == 1:
                 self.busy_changed.emit(True)
-        self._request.emit(operation, payload)
+        if operation == "open":
+            self._reader.folder = Path(payload)
+        if operation in READS:
+            self._read.emit(operation, payload)
+        else:
+            self._request.emit(operation, payload)
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -312,6 +351,8 @@ class EngineRunner(QObject):
         self._request.emit("close", None)
         self._thread.quit()
         self._thread.wait()
+        self._reader_thread.quit()
+        self._reader_thread.wait()
         # quit() can end the thread's event loop before it reaches the queued "close" (when other
         # requests were still waiting): the thread has stopped, so the library is closed from here.
         self._worker.close_engine()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -560,3 +561,58 @@ def test_sigterm_closes_the_window_as_its_close_button_does(qtbot) -> None:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+class _HeldEmbedder(HashEmbedder):
+    """Embeds until `hold` is set: then every passage waits for `go`, as a long ingest keeps the
+    engine's thread."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold = threading.Event()
+        self.go = threading.Event()
+
+    def embed(self, texts):  # type: ignore[no-untyped-def]
+        if self.hold.is_set():
+            self.go.wait(timeout=60)
+        return super().embed(texts)
+
+
+def test_a_past_conversation_and_a_cited_page_open_while_an_ingest_runs(
+    qtbot, tmp_path: Path, settings
+) -> None:
+    # A window session: a past conversation opened during a re-index showed only once it ended; a
+    # cited page waited the same way.
+    embedder = _HeldEmbedder()
+    report = factories.pdf(tmp_path / "report.pdf", ["The harbour handled 4.2 million containers."])
+    window = make_window(
+        qtbot,
+        tmp_path,
+        settings,
+        factory=lambda folder: Engine.open(folder, embedder=embedder, generator=NO_MODEL),
+    )
+    runner = window.runner
+
+    def run(operation: str, payload: object = None, timeout: int = 60_000) -> object:
+        with qtbot.waitSignal(
+            runner.finished, timeout=timeout, check_params_cb=lambda op, _: op == operation
+        ) as done:
+            runner.submit(operation, payload)
+        return done.args[1]
+
+    run("ingest", [report])
+    asked = run("ask", ("How many containers did the harbour handle?", None, None, False, (), "standard"))
+    embedder.hold.set()
+    try:
+        late = factories.pdf(tmp_path / "late.pdf", ["A second document, added while others read."])
+        runner.submit("ingest", [late])  # held on the engine's thread until `go`
+        qtbot.waitUntil(lambda: embedder.hold.is_set() and runner.busy)
+        conversation, answers = run("conversation", asked.conversation, timeout=10_000)
+        assert conversation == asked.conversation and [a.text for a in answers] == [asked.text]
+        path, number, _, (png, pages) = run("page", (str(report), 1, 1.0), timeout=10_000)
+        assert (path, number, pages) == (str(report), 1, 1) and png.startswith(b"\x89PNG")
+        assert runner.busy  # the ingest still waits
+    finally:
+        embedder.go.set()
+        qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
+        runner.shutdown()

@@ -52,6 +52,9 @@ class NewVersion:
     meta: DocumentMeta = DocumentMeta()  # as the file states it
 
 
+DATABASE = "library.sqlite"  # a library folder's SQLite file: manifest, conversations, graph
+
+
 class Library:
     def __init__(self, folder: Path, vector_policy: AnnPolicy | None = None) -> None:
         try:
@@ -63,13 +66,13 @@ class Library:
         self._vector_policy = vector_policy or AnnPolicy()
         self._lock = LibraryLock(folder / "lock")
         try:
-            self.manifest = Manifest(folder / "library.sqlite")
+            self.manifest = Manifest(folder / DATABASE)
             self.blobs = BlobStore(folder / "blobs")
             self._finish_vector_swap()
             self.vectors = VectorStore(folder / "vectors", self._vector_policy)
             self.lexical = LexicalIndex(folder / "lexical")
-            self.conversations = Conversations(folder / "library.sqlite")
-            self.graph = GraphStore(folder / "library.sqlite")
+            self.conversations = Conversations(folder / DATABASE)
+            self.graph = GraphStore(folder / DATABASE)
             self.recover()
             if self.lexical.needs_rebuild:
                 self._rebuild_lexical()
