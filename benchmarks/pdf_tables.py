@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pymupdf
 from citedesk_engine._pymupdf_without_layout import load_layout
-from citedesk_engine.ingest.extract import pdf
+from citedesk_engine.ingest.extract import pdf, pdf_tables
 
 
 def main() -> None:
@@ -30,18 +30,18 @@ def main() -> None:
     print(f"{'file':45} {'pages':>5} {'ruled':>5} {'tables':>6} {'s plain':>8} {'s tables':>8} {'ratio':>6}")
     for path in args.files:
         with pymupdf.open(path) as document:
-            ruled = sum(pdf._ruled(page, pdf._rules(page)) for page in document)
+            ruled = sum(pdf_tables._ruled(page, pdf_tables._rules(page)) for page in document)
             started = time.perf_counter()
             with_tables = pdf.text_layers(document)
             tables_seconds = time.perf_counter() - started
-            search = pdf._with_tables
-            pdf._with_tables = lambda page, lines: lines  # the text layers as before 0.23.0
+            search = pdf.with_tables
+            pdf.with_tables = lambda page, lines: lines  # the text layers as before 0.23.0
             try:
                 started = time.perf_counter()
                 pdf.text_layers(document)
                 plain_seconds = time.perf_counter() - started
             finally:
-                pdf._with_tables = search
+                pdf.with_tables = search
         headers = [
             line.text
             for lines, _ in with_tables.pages

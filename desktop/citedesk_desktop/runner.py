@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from citedesk_engine import Cancelled, Engine, EngineError
+from citedesk_engine.stored_conversations import stored_answers
 from citedesk_engine.watch import FolderWatch
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
@@ -121,7 +122,7 @@ class _Reader(_Handler):
         if operation == "conversation":
             if self.folder is None:
                 raise EngineError("No library is open.")
-            return payload, Engine.stored_answers(self.folder, payload)
+            return payload, stored_answers(self.folder, payload)
         raise ValueError(f"unknown read {operation}")
 
 

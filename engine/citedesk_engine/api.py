@@ -39,8 +39,8 @@ from .graph.explore import EntityPage, entity_page
 from .graph.retrievers import CommunityRetriever, GraphRetriever, NodeMatcher, WikiRetriever, linked_units
 from .graph.store import Community, Node
 from .graph.wiki import WikiPage, WikiWriter
-from .index.conversations import ConversationInfo, Conversations, Turn
-from .index.library import DATABASE, Library
+from .index.conversations import ConversationInfo, Turn
+from .index.library import Library
 from .index.vectors import AnnPolicy
 from .ingest.extract.pdf_worker import PdfLayerWorker
 from .ingest.pipeline import IngestPipeline
@@ -68,7 +68,8 @@ from .retrieve.retrievers import (
     TableRowRetriever,
     VectorRetriever,
 )
-from .serialize import answer_from_plain, plain
+from .serialize import plain
+from .stored_conversations import answers_in
 from .types import (
     Answer,
     Decision,
@@ -457,18 +458,7 @@ class Engine:
 
     def answers(self, conversation: str) -> list[Answer]:
         """The answers of a stored conversation, in order, as the ask pipeline returned them."""
-        return _answers_in(self.library.conversations, conversation)
-
-    @staticmethod
-    def stored_answers(folder: Path, conversation: str) -> list[Answer]:
-        """`answers` of the library in `folder`, read through a connection of their own: a window shows
-        a past conversation while the library's engine works on its own thread (a long ingest held it
-        back for as long, a window session). SQLite in WAL mode: a reader never waits for the writer."""
-        store = Conversations(Path(folder) / DATABASE)
-        try:
-            return _answers_in(store, conversation)
-        finally:
-            store.close()
+        return answers_in(self.library.conversations, conversation)
 
     def delete_conversation(self, conversation: str) -> None:
         if not self.library.conversations.delete(conversation):
@@ -607,9 +597,3 @@ class Engine:
             needs_reembed=bool(documents) and self.needs_reembed(),
             graph=self.graph_status(),
         )
-
-
-def _answers_in(store: Conversations, conversation: str) -> list[Answer]:
-    if not store.exists(conversation):
-        raise DocumentNotFound(f"There is no conversation {conversation} in this library.")
-    return [answer_from_plain(turn.answer) for turn in store.turns(conversation)]

@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 from citedesk_engine.config import IngestConfig
 from citedesk_engine.errors import ExtractionError
-from citedesk_engine.ingest.extract import extract, is_supported, pdf
+from citedesk_engine.ingest.extract import extract, is_supported, pdf_lines, pdf_tables
 
 CONFIG = IngestConfig()
 FRENCH = (
@@ -190,8 +190,8 @@ def _table_of(rows: list[list[tuple[float, float, float, float] | None]]) -> Sim
     return SimpleNamespace(rows=[SimpleNamespace(cells=row) for row in rows], bbox=bbox)
 
 
-def _line(block: int, *words: tuple[str, float, float]) -> pdf._Line:
-    return pdf._Line(block, tuple((text, x, y, x + 8 * len(text), y + 10) for text, x, y in words))
+def _line(block: int, *words: tuple[str, float, float]) -> pdf_lines.Line:
+    return pdf_lines.Line(block, tuple((text, x, y, x + 8 * len(text), y + 10) for text, x, y in words))
 
 
 def test_table_rows_join_a_row_broken_over_lines_and_not_rows_of_figures() -> None:
@@ -204,8 +204,8 @@ def test_table_rows_join_a_row_broken_over_lines_and_not_rows_of_figures() -> No
         _line(0, ("y", 102, 44), ("2", 202, 44)),  # a row of its own under the same group
         _line(0, ("Beta", 2, 58), ("z", 102, 58), ("Ends", 202, 58)),
     ]
-    rows = pdf._table_rows(table, lines)
-    text = [[" ".join(pdf._word(lines, spot) for spot in cell) for cell in row] for row in rows]
+    rows = pdf_tables._table_rows(table, lines)
+    text = [[" ".join(pdf_tables._word(lines, spot) for spot in cell) for cell in row] for row in rows]
     assert text == [
         ["Group", "Item", "Note"],
         ["Alpha", "x", "Starts goes on"],
@@ -223,8 +223,8 @@ def test_a_band_between_two_rules_is_read_a_drawn_line_a_row() -> None:
     lines += [_line(1, ("or", 102, 28), ("model", 125, 28), ("comparison", 170, 28))]  # wrapped: joins
     lines += [_line(1, ("coef", 2, 40), ("Coefficients", 102, 40))]
     lines += [_line(1, ("T", 2, 52), ("Template", 102, 52)), _line(2, ("i", 10, 55))]  # a subscript
-    rows = pdf._table_rows(table, lines)
-    text = [[" ".join(pdf._word(lines, spot) for spot in cell) for cell in row] for row in rows]
+    rows = pdf_tables._table_rows(table, lines)
+    text = [[" ".join(pdf_tables._word(lines, spot) for spot in cell) for cell in row] for row in rows]
     assert text == [
         ["Generic", "Description"],
         ["anova", "Decomposition of effects or model comparison"],
@@ -251,8 +251,8 @@ def test_rules_drawn_down_the_columns_a_segment_a_row_give_the_rows() -> None:
         _line(1, ("Output,", 102, 28), ("returned", 160, 28)),
         _line(1, ("coef()", 2, 40), ("Coefficients", 102, 40)),
     ]
-    rows = pdf._table_rows(table, lines, rules)
-    text = [[" ".join(pdf._word(lines, spot) for spot in cell) for cell in row] for row in rows]
+    rows = pdf_tables._table_rows(table, lines, rules)
+    text = [[" ".join(pdf_tables._word(lines, spot) for spot in cell) for cell in row] for row in rows]
     assert text == [
         ["Function", "Description"],
         ["summary()", "Standard regression Output, returned"],
@@ -269,14 +269,15 @@ def test_part_of_a_table_found_by_its_ruled_columns_is_no_table() -> None:
         _line(0, ("knockd", 40, 16), ("V:0,", 102, 16), ("109", 162, 16), ("daemon", 205, 16)),
         _line(0, ("fail2ban", 40, 30), ("V:111,", 102, 30), ("2127", 162, 30), ("ban", 205, 30)),
     ]
-    assert pdf._table_rows(table, lines) == []
+    assert pdf_tables._is_partial(pymupdf.Rect(table.bbox), lines)
     whole = _table_of(
         [
             [(0, y, 100, y + 14), (100, y, 160, y + 14), (160, y, 200, y + 14), (200, y, 300, y + 14)]
             for y in (0, 14, 28)
         ]
     )
-    assert len(pdf._table_rows(whole, lines)) == 3
+    assert not pdf_tables._is_partial(pymupdf.Rect(whole.bbox), lines)
+    assert len(pdf_tables._table_rows(whole, lines)) == 3
 
 
 def test_a_framed_block_of_code_and_a_table_of_contents_found_as_tables_stay_text() -> None:
@@ -284,9 +285,9 @@ def test_a_framed_block_of_code_and_a_table_of_contents_found_as_tables_stay_tex
     # contents in ruled rows; the contents are left out of the index only as text.
     box = pymupdf.Rect(0, 0, 300, 60)
     code = [(pymupdf.Rect(10, 10, 200, 20), 30, True), (pymupdf.Rect(10, 30, 200, 40), 28, True)]
-    assert pdf._is_code(box, code)
+    assert pdf_tables._is_code(box, code)
     packages = [(pymupdf.Rect(10, 10, 60, 20), 8, True), (pymupdf.Rect(80, 10, 290, 20), 40, False)]
-    assert not pdf._is_code(box, packages)
+    assert not pdf_tables._is_code(box, packages)
     lines = [
         _line(
             0,
@@ -304,8 +305,8 @@ def test_a_framed_block_of_code_and_a_table_of_contents_found_as_tables_stay_tex
         ),
     ]
     rows = [[[(n, 0)], [(n, p) for p in range(1, 10)], [(n, 10)]] for n in range(2)]
-    assert pdf._is_contents(rows, lines)
-    assert not pdf._is_contents([[[(n, 0)], [(n, 1)]] for n in range(2)], lines)
+    assert pdf_tables._is_contents(rows, lines)
+    assert not pdf_tables._is_contents([[[(n, 0)], [(n, 1)]] for n in range(2)], lines)
 
 
 def test_pdf_ligatures_are_spelt_out(tmp_path: Path) -> None:

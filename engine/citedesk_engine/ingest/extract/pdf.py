@@ -7,30 +7,26 @@ born-digital page's. Pictures (PNG, JPEG, TIFF ...) are read the same way, one p
 
 from __future__ import annotations
 
-import itertools
 import logging
 import re
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pymupdf
 
-from ..._pymupdf_without_layout import load_layout
 from ...errors import Cancelled, ExtractionError
 from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
+from .pdf_lines import MARGIN, WORD_FLAGS, Line, dehyphenated
+from .pdf_tables import table_row, with_tables
 
-# Ligatures are spelt out ("ﬁxed" -> "fixed"): a search for "fixed" must find the word, and the
-# stored text must read as written. Text outside the page's mediabox stays out (TEXTFLAGS_WORDS).
-_WORD_FLAGS = pymupdf.TEXTFLAGS_WORDS & ~pymupdf.TEXT_PRESERVE_LIGATURES
 log = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
-pymupdf.no_recommend_layout()  # its advice, printed on stdout: the analyser is loaded when needed
 
 
 def extract_pdf(
@@ -66,39 +62,12 @@ def extract_pdf(
             raise ExtractionError(f"the PDF is damaged and cannot be read: {exc}") from exc
 
 
-_Word = tuple[str, float, float, float, float]  # text, x0, y0, x1, y1
-
-
-@dataclass(frozen=True, slots=True)
-class _Line:
-    """One drawn line of a page: its words with their boxes, in reading order. Or one row of a
-    table: its cells' words, `cells` saying where each cell starts in `words` (a block below 0 is
-    the page's table -block - 1)."""
-
-    block: int
-    words: tuple[_Word, ...]
-    confidence: float = -1.0  # the recogniser's, for a line read by OCR
-    cells: tuple[int, ...] = ()  # a table row's cells, as the index in `words` each starts at
-
-    @property
-    def text(self) -> str:
-        return " ".join(w[0] for w in self.words)
-
-    @property
-    def top(self) -> float:
-        return min(w[2] for w in self.words)
-
-    @property
-    def bottom(self) -> float:
-        return max(w[4] for w in self.words)
-
-
 @dataclass(frozen=True, slots=True)
 class TextLayers:
     """What a document's text layers hold, page by page: its drawn lines and height, the warnings
     about hidden text, and the pages whose text layer cannot stand for them (index: why)."""
 
-    pages: list[tuple[list[_Line], float]]
+    pages: list[tuple[list[Line], float]]
     warnings: list[str]
     unreadable: dict[int, str]
 
@@ -174,7 +143,7 @@ def extract_pages(
                     # they do not end: that table's cells are split by tabs, as a spreadsheet's.
                     rows = [other for other in body if other.block == line.block]
                     split = "\t" if any("|" in w[0] for other in rows for w in other.words) else " | "
-                row, row_words = _row(line, vocabulary, split)
+                row, row_words = table_row(line, vocabulary, split)
                 words.extend(
                     replace(w, start=w.start + length, end=w.end + length, page=number) for w in row_words
                 )
@@ -197,7 +166,7 @@ def extract_pages(
                     and following is not None
                     and following.block == line.block
                 ):
-                    word, joined = _dehyphenated(word, following.words[0][0], vocabulary)
+                    word, joined = dehyphenated(word, following.words[0][0], vocabulary)
                 # A broken word is two WordBoxes, one per line: its highlight follows the drawing.
                 words.append(WordBox(length, length + len(word), number, x0, y0, x1, y1, line.confidence))
                 parts.append(word)
@@ -284,7 +253,7 @@ def legible(text: str) -> bool:
 _OCR_OFF_PICTURE = "a picture has text only if OCR reads it, and OCR is off: turn it on in Settings"
 
 
-def _problem(page: pymupdf.Page, lines: list[_Line]) -> str:
+def _problem(page: pymupdf.Page, lines: list[Line]) -> str:
     words = [w[0] for line in lines for w in line.words]
     if len(words) >= 200:
         return ""  # a full page of words: a text layer, whatever else is on the page
@@ -305,7 +274,7 @@ def _draws_glyphs(page: pymupdf.Page) -> bool:
 def _read_by_ocr(
     document: pymupdf.Document,
     unreadable: dict[int, str],
-    pages: list[tuple[list[_Line], float]],
+    pages: list[tuple[list[Line], float]],
     ocr: OcrJob,
 ) -> list[str]:
     """Replace the lines of the unreadable pages by what OCR reads on them, page by page; returns the
@@ -328,7 +297,7 @@ def _read_by_ocr(
         recognised = [line.scaled(1 / zoom) for line in ocr.recogniser.read(picture)]
         del picture
         lines = [
-            _Line(block, tuple((w.text, w.x0, w.y0, w.x1, w.y1) for w in line.words), line.confidence)
+            Line(block, tuple((w.text, w.x0, w.y0, w.x1, w.y1) for w in line.words), line.confidence)
             for block, rows in enumerate(reading_order(recognised))
             for line in rows
         ]
@@ -383,12 +352,12 @@ def _pages_named(numbers: list[int]) -> str:
     return f"pages {shown} have"
 
 
-def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
+def _lines(page: pymupdf.Page) -> tuple[list[Line], dict[str, list[str]]]:
     """The page's drawn lines, and the words left out because no reader sees them, by why."""
-    textpage = page.get_textpage(flags=_WORD_FLAGS)
+    textpage = page.get_textpage(flags=WORD_FLAGS)
     hidden = _hidden_spans(page, textpage)
     left_out: dict[str, list[str]] = {}
-    lines: list[_Line] = []
+    lines: list[Line] = []
     current: list[tuple[str, float, float, float, float]] = []
     key: tuple[int, int] | None = None
     for x0, y0, x1, y1, word, block, line, _ in page.get_text("words", textpage=textpage):
@@ -397,360 +366,17 @@ def _lines(page: pymupdf.Page) -> tuple[list[_Line], dict[str, list[str]]]:
             left_out.setdefault(why, []).append(word)
             continue
         if key is not None and (block, line) != key:
-            lines.append(_Line(key[0], tuple(current)))
+            lines.append(Line(key[0], tuple(current)))
             current = []
         current.append((word, x0, y0, x1, y1))
         key = (block, line)
     if current and key is not None:
-        lines.append(_Line(key[0], tuple(current)))
+        lines.append(Line(key[0], tuple(current)))
     try:
-        return _with_tables(page, lines), left_out
+        return with_tables(page, lines), left_out
     except Exception:  # reading a table never costs a document its text: the page stays as drawn
         log.warning("page %d: its tables could not be read; kept as text", page.number + 1, exc_info=True)
         return lines, left_out
-
-
-# Tables. Set as text, a table's cells come one per line (or a column at a time), so a row's cells
-# never stood together: lme4's "Table 1" put each R function lines away from what it does, and a
-# wrong function was shown as verified (a window session). A table found on the page is written row
-# by row, cells split by " | " as every other kind's tables, and is a segment of its own with its
-# first row as the header, so the row checks of the gate apply to it. Only pages with at least two
-# horizontal rules between their margins are searched (`_tables` says what the search costs). The
-# finder's cell boxes are used, not its text: each word goes to the cell its middle lies in, and
-# keeps its box. A table is kept as text when it does not look like one: fewer than two rows or
-# columns, part of a table (`_table_rows`), framed code (`_is_code`) or a table of contents
-# (`_is_contents`).
-_RULE_MIN_WIDTH = 0.2  # of the page's width
-_BESIDE = 10.0  # points: closer than a column gutter
-
-
-def _with_tables(page: pymupdf.Page, lines: list[_Line]) -> list[_Line]:
-    """The page's lines with the words of each table found on it replaced by the table's rows,
-    where its first word stood."""
-    rules = _rules(page) if len(lines) >= 3 else []
-    if not _ruled(page, rules):
-        return lines
-    tables, partial = _tables(page, lines, rules, layout=False)
-    if not tables and (partial or not _has_vertical_rules(rules)) and load_layout():
-        # A table ruled only across (LaTeX's booktabs) has no grid for the finder: the layout
-        # analyser finds it. A page that draws rules down too (a grid, a framed block of code)
-        # showed its tables to the grid search already, unless that found part of one.
-        tables, _ = _tables(page, lines, rules, layout=True)
-    if not tables:
-        return lines
-    placed = {spot: k for k, rows in enumerate(tables) for row in rows for cell in row for spot in cell}
-    result: list[_Line] = []
-    written: set[int] = set()
-    for number, line in enumerate(lines):
-        for position in range(len(line.words)):
-            k = placed.get((number, position))
-            if k is not None and k not in written:
-                written.add(k)
-                result.extend(_table_lines(k, tables[k], lines))
-        kept = tuple(word for position, word in enumerate(line.words) if (number, position) not in placed)
-        if kept:
-            result.append(_Line(line.block, kept, line.confidence))
-    return result
-
-
-def _tables(
-    page: pymupdf.Page, lines: list[_Line], rules: list[pymupdf.Rect], layout: bool
-) -> tuple[list[list[list[_Cell]]], bool]:
-    """The rows of the tables found on the page that look like tables, and whether the finder found
-    part of a table (`_is_partial`). Without `layout` only tables ruled as a grid are found (50 ms a
-    page: Debian's manual sets nearly every table so); with it, PyMuPDF's layout analyser finds
-    tables ruled only across (LaTeX's booktabs), at about 0.3 s a page."""
-    try:
-        found = page.find_tables(use_layout=layout).tables
-    except Exception:  # the finder's failure costs the page its tables, never its text
-        return [], False
-    monospaced = _monospaced_spans(page) if found else []
-    kept = []
-    partial = False
-    for table in found:
-        if _is_partial(pymupdf.Rect(table.bbox), lines):
-            partial = True
-            continue
-        rows = _table_rows(table, lines, rules)
-        if rows and not _is_code(pymupdf.Rect(table.bbox), monospaced) and not _is_contents(rows, lines):
-            kept.append(rows)
-    return kept, partial
-
-
-def _is_partial(box: pymupdf.Rect, lines: list[_Line]) -> bool:
-    """Whether words stand just beside a table found, level with its rows: the finder found part of a
-    table (the ruled middle columns of some of Debian's package tables, their names and descriptions
-    left out)."""
-    area = box + (-1, -1, 1, 1)
-    beside = area + (-_BESIDE, 2, _BESIDE, -2)
-    return any(
-        beside.intersects(pymupdf.Rect(w[1:]))
-        and not area.contains(pymupdf.Point((w[1] + w[3]) / 2, (w[2] + w[4]) / 2))
-        for line in lines
-        for w in line.words
-    )
-
-
-def _rules(page: pymupdf.Page) -> list[pymupdf.Rect]:
-    """The rules the page draws: horizontal ones at least 10 points long, vertical ones at least 5."""
-    return [
-        box
-        for box in (d["rect"] for d in page.get_drawings())
-        if (box.height <= 2 and box.width >= 10) or (box.width <= 2 and box.height >= 5)
-    ]
-
-
-def _has_vertical_rules(rules: list[pymupdf.Rect]) -> bool:
-    return sum(1 for box in rules if box.width <= 2 and box.height >= 5) >= 2
-
-
-def _ruled(page: pymupdf.Page, rules: list[pymupdf.Rect]) -> bool:
-    """Whether the page draws at least two wide horizontal rules between its margins (a table's top
-    and bottom; a running header's rule does not count)."""
-    wide = page.rect.width * _RULE_MIN_WIDTH
-    top, bottom = page.rect.height * _MARGIN, page.rect.height * (1 - _MARGIN)
-    return sum(1 for box in rules if box.height <= 2 and box.width >= wide and top < box.y0 < bottom) >= 2
-
-
-def _monospaced_spans(page: pymupdf.Page) -> list[tuple[pymupdf.Rect, int, bool]]:
-    """Each span of text on the page: its box, its length, whether its font is monospaced."""
-    return [
-        (pymupdf.Rect(span["bbox"]), len(span["text"].strip()), _is_monospaced(span))
-        for block in page.get_text("dict", flags=_WORD_FLAGS)["blocks"]
-        for line in block.get("lines", ())
-        for span in line["spans"]
-        if span["text"].strip()
-    ]
-
-
-def _is_monospaced(span: dict) -> bool:
-    font = span["font"].lower()
-    return (
-        bool(span["flags"] & 8) or "mono" in font or "courier" in font or font.startswith(("cmtt", "sfmono"))
-    )
-
-
-def _is_code(box: pymupdf.Rect, spans: list[tuple[pymupdf.Rect, int, bool]]) -> bool:
-    """Whether a table found on a page is a block of code in a frame (a shell session, a
-    configuration file): nearly all its characters monospaced. A table of package names beside their
-    descriptions is not."""
-    inside = [
-        (length, mono) for rect, length, mono in spans if box.contains(rect.tl + (rect.br - rect.tl) / 2)
-    ]
-    total = sum(length for length, _ in inside)
-    return total > 0 and sum(length for length, mono in inside if mono) >= _CODE_SHARE * total
-
-
-_CODE_SHARE = 0.9
-_LEADER_DOTS = re.compile(r"(?:\.\s?){4,}")
-
-
-def _is_contents(rows: list[list[_Cell]], lines: list[_Line]) -> bool:
-    """Whether a table found on a page is a table of contents (or a list of tables): half its rows or
-    more hold a dot leader. Passages of contents are left out of the index (ingest/units.py), which
-    sees them only as text."""
-    texts = [" ".join(_word(lines, spot) for cell in row for spot in cell) for row in rows]
-    return sum(1 for text in texts if _LEADER_DOTS.search(text)) >= len(rows) / 2
-
-
-_Cell = list[tuple[int, int]]  # its words, as (line, position) in the page's lines
-
-
-def _table_rows(table: object, lines: list[_Line], rules: Sequence[pymupdf.Rect] = ()) -> list[list[_Cell]]:
-    """The rows of a table PyMuPDF found, as the page's words in its cells; [] when it does not look
-    like a table. The finder's rows are bands between rules (drawn, or where it saw a gap); a band
-    holding several rows (a table ruled only above and below its groups of rows: pscl's list of
-    methods, lme4's symbols) is read line by line (`_band_rows`), and a line going on with the cell
-    above it is joined to its row (`_goes_on`), across a band's edge too where no rule is drawn."""
-    boxes = [[pymupdf.Rect(cell) if cell else None for cell in row.cells] for row in table.rows]  # type: ignore[attr-defined]
-    if len(boxes) < 2 or max(len(row) for row in boxes) < 2:
-        return []
-    columns = max(len(row) for row in boxes)
-    bands: list[list[tuple[int, int, int]]] = [[] for _ in boxes]  # (line, position, column) per band
-    area = pymupdf.Rect(table.bbox) + (-1, -1, 1, 1)  # type: ignore[attr-defined]
-    if _is_partial(pymupdf.Rect(table.bbox), lines):  # type: ignore[attr-defined]
-        return []
-    for number, line in enumerate(lines):
-        inside = [area.contains(pymupdf.Point((w[1] + w[3]) / 2, (w[2] + w[4]) / 2)) for w in line.words]
-        for position, (_, x0, y0, x1, y1) in enumerate(line.words):
-            if inside[position]:
-                r, c = _cell_of(boxes, (x0 + x1) / 2, (y0 + y1) / 2)
-                bands[r].append((number, position, c))
-    merged: list[list[_Cell]] = []
-
-    def cells(spots: list[tuple[int, int, int]]) -> list[_Cell]:
-        """A row's cells, each cell's words in the order the text layer gives them."""
-        row: list[_Cell] = [[] for _ in range(columns)]
-        for number, position, c in spots:
-            row[c].append((number, position))
-        return [sorted(cell) for cell in row]
-
-    def add(row: list[_Cell]) -> None:
-        if len(merged) >= 2 and _goes_on(row, merged[-1], lines):
-            for c, cell in enumerate(row):
-                merged[-1][c].extend(cell)
-        else:
-            merged.append(row)
-
-    edges = _row_edges(area, rules)
-    if edges:
-        # Rules drawn down the columns, a segment per row (LaTeX's "|" columns, a word processor's
-        # cell borders): their ends are the rows' edges, wherever the finder drew its bands.
-        spots = [spot for band in bands for spot in band]
-        for top, bottom in itertools.pairwise(edges):
-            row = [spot for spot in spots if top <= _middle(lines, spot) < bottom]
-            if row:
-                merged.append(cells([spot for line in _drawn_lines(row, lines) for spot in line]))
-        bands = []
-    for band, band_boxes in zip(bands, boxes, strict=False):
-        drawn, whole = _band_rows(band, lines)
-        if not whole:
-            for line in drawn:
-                add(cells(line))
-            continue
-        top = min(box.y0 for box in band_boxes if box)
-        if not any(rule.height <= 2 and abs(rule.y0 - top) <= 2 for rule in rules):
-            # The finder cut the band where no rule is drawn: a line going on with the row above
-            # (lme4's "factor", the end of "Cross-product of the fixed-effects Cholesky factor")
-            # belongs to it, not to the band's row.
-            while drawn and len(merged) >= 2 and _goes_on(cells(drawn[0]), merged[-1], lines):
-                add(cells(drawn.pop(0)))
-        if drawn:
-            merged.append(cells([spot for line in drawn for spot in line]))
-    filled_columns = sum(1 for c in range(columns) if any(row[c] for row in merged))
-    if len(merged) < 2 or filled_columns < 2:
-        return []
-    return merged
-
-
-def _row_edges(area: pymupdf.Rect, rules: Sequence[pymupdf.Rect]) -> list[float]:
-    """Where the rows of a table start and end, from the rules drawn down its columns a segment per
-    row (each segment's ends); [] when it has none, or one segment a column (the whole height)."""
-    ends = sorted(
-        y
-        for rule in rules
-        if rule.width <= 2
-        and rule.height >= 5
-        and area.contains(pymupdf.Point(rule.x0, (rule.y0 + rule.y1) / 2))
-        for y in (rule.y0, rule.y1)
-    )
-    edges: list[float] = []
-    for y in ends:
-        if not edges or y - edges[-1] > 1.5:
-            edges.append(y)
-    return edges if len(edges) > 3 else []
-
-
-def _middle(lines: list[_Line], spot: tuple[int, int, int]) -> float:
-    _, _, y0, _, y1 = lines[spot[0]].words[spot[1]]
-    return (y0 + y1) / 2
-
-
-def _band_rows(
-    band: list[tuple[int, int, int]], lines: list[_Line]
-) -> tuple[list[list[tuple[int, int, int]]], bool]:
-    """The drawn lines of a band between rules, and whether the band is one row: it is unless two of
-    its columns or more hold several lines (names stacked beside their descriptions); one row's cells
-    may wrap (a description of two lines beside a name set level with their middle, in Debian's
-    tables)."""
-    if not band:
-        return [], False
-    drawn = _drawn_lines(band, lines)
-    stacked = Counter(c for line in drawn for c in {column for _, _, column in line})
-    return drawn, sum(1 for count in stacked.values() if count > 1) < 2
-
-
-def _drawn_lines(band: list[tuple[int, int, int]], lines: list[_Line]) -> list[list[tuple[int, int, int]]]:
-    """The words of a band of a table grouped by the line they are drawn on, top to bottom: a word
-    whose middle lies within 0.6 of a word's height below the line's middle is on it (a subscript
-    is; the next line, 0.9 of a height or more below, is not)."""
-
-    def box(spot: tuple[int, int, int]) -> tuple[float, float, float, float]:
-        _, x0, y0, x1, y1 = lines[spot[0]].words[spot[1]]
-        return x0, y0, x1, y1
-
-    drawn: list[list[tuple[int, int, int]]] = []
-    middle = height = 0.0
-    for spot in sorted(band, key=lambda s: (box(s)[1] + box(s)[3]) / 2):
-        _, y0, _, y1 = box(spot)
-        if drawn and (y0 + y1) / 2 <= middle + 0.6 * height:
-            drawn[-1].append(spot)
-        else:
-            drawn.append([spot])
-            middle, height = (y0 + y1) / 2, max(y1 - y0, 1.0)
-    return [sorted(line, key=lambda s: box(s)[0]) for line in drawn]
-
-
-def _cell_of(boxes: list[list[pymupdf.Rect | None]], x: float, y: float) -> tuple[int, int]:
-    """The row and column of the cell a point lies in (the nearest, where it lies in none)."""
-
-    def row_distance(r: int) -> float:
-        tops = [box.y0 for box in boxes[r] if box]
-        bottoms = [box.y1 for box in boxes[r] if box]
-        return max(min(tops) - y, y - max(bottoms), 0.0) if tops else float("inf")
-
-    r = min(range(len(boxes)), key=row_distance)
-    cells = [(c, box) for c, box in enumerate(boxes[r]) if box]
-    c = min(cells, key=lambda item: max(item[1].x0 - x, x - item[1].x1, 0.0))[0]
-    return r, c
-
-
-def _goes_on(row: list[_Cell], above: list[_Cell], lines: list[_Line]) -> bool:
-    """Whether a row is the row above broken over lines: it fills fewer cells, each going on in
-    lower case ("data, and other user inputs"). A row with a figure, a capital or a symbol first in a
-    cell is a row of its own, its first cell left empty or not (a second row under one group)."""
-    filled = [cell for cell in row if cell]
-    if len(filled) >= sum(1 for cell in above if cell):
-        return False
-    return all(_word(lines, cell[0])[:1].islower() for cell in filled)
-
-
-def _word(lines: list[_Line], spot: tuple[int, int]) -> str:
-    return lines[spot[0]].words[spot[1]][0]
-
-
-def _table_lines(k: int, rows: list[list[_Cell]], lines: list[_Line]) -> list[_Line]:
-    """A table's rows as lines of the page (block -1 - k), their cells' words in reading order; the
-    empty cells before the first and after the last written as none, as other tables' rows are."""
-    result = []
-    for row in rows:
-        while row and not row[-1]:
-            row = row[:-1]
-        while row and not row[0]:
-            row = row[1:]
-        if not row:
-            continue
-        words: list[_Word] = []
-        starts: list[int] = []
-        for cell in row:
-            starts.append(len(words))
-            words.extend(lines[n].words[position] for n, position in cell)
-        result.append(_Line(-1 - k, tuple(words), cells=tuple(starts)))
-    return result
-
-
-def _row(line: _Line, vocabulary: Counter[str], split: str = " | ") -> tuple[str, list[WordBox]]:
-    """A table row's text, its cells split by `split`, and its words' boxes (offsets from the row's
-    start; page 0): a word broken over two lines of a cell is joined as in running text."""
-    text = ""
-    boxes: list[WordBox] = []
-    ends = list(line.cells[1:]) + [len(line.words)]
-    for column, (start, end) in enumerate(zip(line.cells, ends, strict=True)):
-        if column:
-            text += split
-        joined = False
-        for i in range(start, end):
-            word, x0, y0, x1, y1 = line.words[i]
-            if i > start and not joined:
-                text += " "
-            joined = False
-            following = line.words[i + 1] if i + 1 < end else None
-            below = following is not None and (following[2] + following[4]) / 2 > y1  # on the next line
-            if below:
-                word, joined = _dehyphenated(word, following[0], vocabulary)
-            boxes.append(WordBox(len(text), len(text) + len(word), 0, x0, y0, x1, y1))
-            text += word
-    return text, boxes
 
 
 # Text no reader of the page sees is left out of the document: it could tell a model what to answer
@@ -835,7 +461,6 @@ def _hidden_warning(page: int, left_out: dict[str, list[str]]) -> str:
 # header of the Journal of Statistical Software runs from 76 to 87 pt of 842) and repeat, digits
 # aside ("De Marchis et al. ... Page 2 of 9", a bare page number), on at least this share of the
 # pages (odd and even pages may carry two different ones, each on half).
-_MARGIN = 0.1
 _REPEATS = 0.4
 _MIN_PAGES = 3
 
@@ -844,11 +469,11 @@ def _shape(text: str) -> str:
     return re.sub(r"\d+", "#", " ".join(text.lower().split()))
 
 
-def _in_margin(line: _Line, height: float) -> bool:
-    return line.top <= height * _MARGIN or line.bottom >= height * (1 - _MARGIN)
+def _in_margin(line: Line, height: float) -> bool:
+    return line.top <= height * MARGIN or line.bottom >= height * (1 - MARGIN)
 
 
-def _running_lines(pages: list[tuple[list[_Line], float]]) -> frozenset[str]:
+def _running_lines(pages: list[tuple[list[Line], float]]) -> frozenset[str]:
     """The shapes of the lines that repeat in the page margins: page furniture, not content."""
     if len(pages) < _MIN_PAGES:
         return frozenset()
@@ -859,28 +484,13 @@ def _running_lines(pages: list[tuple[list[_Line], float]]) -> frozenset[str]:
     return frozenset(shape for shape, count in seen.items() if count >= needed)
 
 
-def _is_furniture(line: _Line, height: float, furniture: frozenset[str]) -> bool:
+def _is_furniture(line: Line, height: float, furniture: frozenset[str]) -> bool:
     return bool(furniture) and _in_margin(line, height) and _shape(line.text) in furniture
 
 
-def _vocabulary(pages: list[tuple[list[_Line], float]]) -> Counter[str]:
+def _vocabulary(pages: list[tuple[list[Line], float]]) -> Counter[str]:
     """Every word of the document, lower-cased, to tell "automatic-/ally" from "long-/term"."""
     return Counter(w[0].lower().strip(".,;:()[]") for lines, _ in pages for line in lines for w in line.words)
-
-
-def _dehyphenated(word: str, next_word: str, vocabulary: Counter[str]) -> tuple[str, bool]:
-    """A word broken over two lines ("automatic-" / "ally") is joined with the next line's first
-    word, without its hyphen; the hyphen stays ("long-" / "term") when the document writes the
-    hyphenated form elsewhere and never the joined one. Returns the word as it goes into the text
-    and whether the next line continues it (no separator between them)."""
-    if len(word) < 3 or word[-1] not in "-\u00ad" or not word[-2].isalpha() or not next_word[:1].islower():
-        return word, False
-    stem = word[:-1]
-    tail = next_word.lower().strip(".,;:()[]")
-    joined, hyphenated = (stem + tail).lower(), f"{stem}-{tail}".lower()
-    if word[-1] == "-" and vocabulary[hyphenated] and not vocabulary[joined]:
-        return word, True
-    return stem, True
 
 
 def _outline(document: pymupdf.Document, text: str, page_starts: list[int]) -> tuple[StructureNode, ...]:
