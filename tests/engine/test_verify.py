@@ -468,6 +468,57 @@ def test_a_claim_that_reorders_or_drops_the_passages_own_words_is_refused(
 
 
 @pytest.mark.parametrize(
+    ("passage", "claim", "supported"),
+    [
+        # the real-document set's q034: other words than the passage's, the comparison inverted
+        (
+            "Monitoring with boda is substantially slower than using the Farrington procedures.",
+            "Yes, boda is quicker to run than the Farrington procedures.",
+            False,
+        ),
+        (
+            "Tenants found the new form easier to use than the old one.",
+            "The new form is harder to use than the old one.",
+            False,
+        ),
+        (
+            "The firm had more than 8 million users in 2020.",
+            "In 2020 the firm counted fewer than 8 million users.",
+            False,
+        ),
+        # the same comparison read from its other side says the same
+        (
+            "Monitoring with boda is substantially slower than using the Farrington procedures.",
+            "The Farrington procedures are quicker to run than boda.",
+            True,
+        ),
+        ("Alloy A is harder than alloy B.", "Alloy B is softer than alloy A.", True),
+        # another bound is another claim, for the verifier: not an inversion
+        (
+            "The video has accumulated more than 300 million views.",
+            "The video has garnered less than 305 million views.",
+            None,
+        ),
+        # a negated comparison is the negation guard's
+        (
+            "The new method is not slower than the old one.",
+            "The new method is quicker than the old one.",
+            None,
+        ),
+    ],
+)
+def test_a_comparison_turned_the_other_way_in_other_words_is_refused(
+    passage: str, claim: str, supported: bool | None
+) -> None:
+    verdict = judged(1.0)[0].check(claim, [passage])
+    if supported is None:
+        assert verdict.check != "guard: opposite", verdict.method
+    else:
+        assert verdict.supported is supported, verdict.method
+        assert supported or verdict.check == "guard: opposite"
+
+
+@pytest.mark.parametrize(
     ("passage", "claim"),
     [
         # a reordering that says the same: a verb and its noun are different words

@@ -17,7 +17,7 @@ from collections import Counter
 from difflib import SequenceMatcher
 
 from .claims import sentences
-from .text import ANTONYMS, STOP_STEMS, STOPWORDS, name_sequence, number_slots, stem, tokens
+from .text import ANTONYMS, STOP_STEMS, STOPWORDS, name_sequence, negated, number_slots, stem, tokens
 
 
 def roles_swapped(claim: str, window: str) -> bool:
@@ -84,6 +84,63 @@ def rewritten(claim: str, window: str, passage: str) -> str:
         return f"exchanged: {moved}"
     swapped = _swapped_in(claim_words, window, passage)
     return f"replaced: {swapped}" if swapped else ""
+
+
+def inverted_comparison(claim: str, window: str) -> str:
+    """The claim compares the same two things as a sentence of the window, in the same order, with
+    the opposite comparative: "Yes, boda is quicker to run than the Farrington procedures" against
+    "monitoring with boda is substantially slower than using the Farrington procedures". A claim in
+    other words than its window's is no restatement for `rewritten`, so the two sides are read around
+    "than": the words before the comparative and those after "than" must each share a content word
+    with the same side of the window's comparison, and share more with the same sides than across. The
+    comparison read the other way round ("the
+    Farrington procedures are quicker than boda") says the same and passes; a negated claim or
+    sentence ("is not slower than") is the negation guard's, and so is a bound with another number
+    ("less than 305 million" against "more than 300 million"). "" when none is found."""
+    if negated(claim):
+        return ""
+    said = _comparisons(claim)
+    for sentence in sentences(window) or [window]:
+        if negated(sentence):
+            continue
+        for word, left, right in said:
+            for other, w_left, w_right in _comparisons(sentence):
+                if not _opposites(word, other) or _bound(right) != _bound(w_right):
+                    continue
+                same, across = (
+                    len(left & w_left) + len(right & w_right),
+                    len(left & w_right) + len(right & w_left),
+                )
+                if left & w_left and right & w_right and same > across:
+                    return f"opposite: {other} / {word}"
+    return ""
+
+
+def _comparisons(text: str) -> list[tuple[str, set[str], set[str]]]:
+    """Each comparison "... X-er (a few words) than ..." of `text` whose comparative has an opposite:
+    (the comparative, the content words before it, those after "than"), a word on both sides ("alloy
+    A" / "alloy B") counting on neither."""
+    said = participant_words(text, stemmed=False)
+    found = []
+    for at, word in enumerate(said):
+        if word != "than":
+            continue
+        for k in range(at - 1, max(-1, at - 4), -1):
+            if said[k] in _COMPARED:
+                before = {stem(w) for w in said[:k]} - STOP_STEMS
+                after = {stem(w) for w in said[at + 1 :]} - STOP_STEMS
+                # A bound's number is its side ("more than 300 million" / "less than 305 million").
+                bound = {w for w in said[at + 1 : at + 3] if w[0].isdigit()}
+                found.append((said[k], before - after, (after - before) | {f"#{n}" for n in bound}))
+                break
+    return found
+
+
+def _bound(side: set[str]) -> set[str]:
+    return {w for w in side if w.startswith("#")}
+
+
+_COMPARED = frozenset(word for pair in ANTONYMS for word in pair)
 
 
 def _swapped_in(claim_words: list[str], window: str, passage: str) -> str:

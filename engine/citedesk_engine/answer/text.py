@@ -64,6 +64,8 @@ ANTONYMS = (
     ("bigger", "smaller"),
     ("better", "worse"),
     ("faster", "slower"),
+    ("quicker", "slower"),
+    ("easier", "harder"),
     ("longer", "shorter"),
     ("earlier", "later"),
     ("older", "younger"),

@@ -66,7 +66,7 @@ from .list_items import other_item, other_label
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
-from .restated import rewritten, roles_swapped
+from .restated import inverted_comparison, rewritten, roles_swapped
 from .subjects import subject_moved
 from .table_rows import name_in_no_row, wrong_cell
 from .text import (
@@ -245,7 +245,7 @@ class ClaimVerifier:
         moved = subject_moved(claim, window)
         if moved:
             return Verdict(False, f"guard: {moved}", coverage, index, "guard: subject")
-        rewritten_as = rewritten(claim, window, passage)
+        rewritten_as = rewritten(claim, window, passage) or inverted_comparison(claim, window)
         if rewritten_as and not (question and answer_length(claim) <= SHORT_ANSWER_WORDS):
             what = rewritten_as.split(":")[0]
             return Verdict(False, f"guard: {rewritten_as}", coverage, index, f"guard: {what}")
