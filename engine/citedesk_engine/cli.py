@@ -263,6 +263,8 @@ def _print_event(event: Event) -> None:
             print(f"    warning: {warning}", flush=True)
     elif isinstance(event, Progress) and event.stage == "embed" and event.total > 256:
         print(f"    embedding {event.done}/{event.total}", file=sys.stderr, flush=True)
+    elif isinstance(event, Progress) and event.stage == "pages" and event.total > 64:
+        print(f"    reading pages {event.done}/{event.total}", file=sys.stderr, flush=True)
     elif (
         isinstance(event, Progress)
         and event.stage == "graph"

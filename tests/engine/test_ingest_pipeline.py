@@ -515,3 +515,42 @@ def test_a_fee_schedule_set_with_dot_leaders_is_not_a_table_of_contents() -> Non
     # amounts, not pages: in no order
     assert not is_contents("Late fee ............ 25\nCopy, per page ........ 1\nReturned cheque ........ 30")
     assert not is_contents("Results ........ 12")  # one line: a heading with its page, among prose
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_a_long_pdf_reports_its_pages_read_and_is_cancelled_between_them(
+    tmp_path: Path, interactive: bool
+) -> None:
+    """Debian's 261-page manual spent 20 s "reading text" with a bar that did not move and a Cancel
+    that waited for the whole document: its pages are read a batch at a time (here, and in the
+    worker process of an engine behind a window), each batch reported, a cancel heard between them."""
+    from citedesk_engine.ingest.extract.pdf import PAGE_BATCH
+
+    count = 2 * PAGE_BATCH + 3
+    manual = factories.pdf(tmp_path / "manual.pdf", _pages(count, "harbour"))
+    events: list[Progress] = []
+    with Engine.open(tmp_path / "lib", embedder=HashEmbedder(), interactive=interactive) as engine:
+        engine.ingest([manual], on_event=lambda e: events.append(e) if isinstance(e, Progress) else None)
+        assert engine.documents()[0].pages == count
+        read = [(e.done, e.total) for e in events if e.stage == "pages"]
+        assert read == [(PAGE_BATCH, count), (2 * PAGE_BATCH, count), (count, count)]
+        work = [e.done for e in events if e.stage == "work"]
+        assert work == sorted(work) and len(set(work)) > 3  # the bar moves while pages are read
+
+        again = factories.pdf(tmp_path / "again.pdf", _pages(count, "museum"))
+        cancel = threading.Event()
+
+        def stop_after_a_batch(event: object) -> None:
+            if isinstance(event, Progress) and event.stage == "pages":
+                cancel.set()
+
+        report = engine.ingest([again], on_event=stop_after_a_batch, cancel=cancel)
+        assert report.cancelled and report.files[0].status is FileStatus.CANCELLED
+        assert [d.source_path for d in engine.documents()] == [str(manual)]
+        assert_consistent(engine)
+
+
+def _pages(count: int, subject: str) -> list[str]:
+    """Pages of different text (a line on every page is a running header, left out)."""
+    words = factories.LOREM.split()
+    return [f"The {subject} {' '.join(words[n % len(words) :][:12])} on page {n}." for n in range(count)]

@@ -331,6 +331,8 @@ class LibraryPanel(QWidget):
             self.progress.setRange(0, _BAR_STEPS)
             self.progress.setValue(round(_BAR_STEPS * event.done / max(1, event.total)))
             self._describe_progress(self._step)
+        elif isinstance(event, Progress) and event.stage == "pages" and event.total:
+            self._describe_progress(f"reading page {event.done:,} of {event.total:,}")
         elif isinstance(event, Progress) and event.stage == "ocr" and event.total:
             page = min(event.done + 1, event.total)
             self._describe_progress(f"OCR page {page:,} of {event.total:,}")

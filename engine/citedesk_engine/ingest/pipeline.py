@@ -29,7 +29,7 @@ from ..languages import detect_language
 from ..protocols import Embedder, Recogniser
 from ..types import DocumentRecord, EvidenceUnit, FileResult, FileStatus, IngestReport, StageTimes
 from .chunk import chunk
-from .extract import extract
+from .extract import PageProgress, extract
 from .extract.pdf import TextLayers
 from .ocr import OcrJob
 from .units import build_units
@@ -63,7 +63,10 @@ def _size(path: Path) -> int:
         return 1
 
 
-_OCR_SHARE = 0.9
+# The share of a file's time each stage takes of what is left of it when the stage starts; embedding
+# takes the rest. A scanned page spends most of its time in OCR; a text PDF about two fifths in
+# reading its pages (Debian's 261-page manual: 21 s of 53, `benchmarks/ingest.py`).
+_SHARES = {"pages": 0.4, "ocr": 0.9, "embed": 1.0}
 
 
 # LanceDB writes a version per document, and each version's manifest lists every fragment: 10,000 files
@@ -85,23 +88,21 @@ class _Work:
         self._on_event = on_event
 
     def within(self, index: int) -> EventCallback | None:
-        """The event callback for file `index`: its OCR and embedding progress advance the work (a
-        file read by OCR spends most of its time there: its pages count for nine tenths of it)."""
+        """The event callback for file `index`: its page reading, OCR and embedding progress advance
+        the work, each stage over its share of what is left of the file (`_SHARES`)."""
         if self._on_event is None:
             return None
         callback = self._on_event
-        read_by_ocr = False
+        stage, start, span = "", 0.0, 0.0  # the stage under way and the part of the file it covers
 
         def forward(event: Event) -> None:
-            nonlocal read_by_ocr
+            nonlocal stage, start, span
             callback(event)
-            if isinstance(event, Progress) and event.stage in ("ocr", "embed") and event.total:
-                fraction = event.done / event.total
-                if event.stage == "ocr":
-                    read_by_ocr = True
-                    fraction *= _OCR_SHARE
-                elif read_by_ocr:
-                    fraction = _OCR_SHARE + (1 - _OCR_SHARE) * fraction
+            if isinstance(event, Progress) and event.stage in _SHARES and event.total:
+                if event.stage != stage:
+                    stage, start = event.stage, start + span
+                    span = (1.0 - start) * _SHARES[stage]
+                fraction = start + span * event.done / event.total
                 share = int(self._sizes[index] * fraction)
                 callback(Progress("work", self._done + share, self._total, event.subject))
 
@@ -123,7 +124,7 @@ class IngestPipeline:
     # The OCR recogniser, loaded on first use; None: no OCR whatever the configuration says.
     recogniser: Callable[[], Recogniser] | None = None
     # Where a PDF's text layers are read (extract/pdf_worker.py, an engine behind a window); None: here.
-    pdf_layers: Callable[[bytes], TextLayers] | None = None
+    pdf_layers: Callable[[bytes, int, int], TextLayers] | None = None
 
     def run(
         self,
@@ -209,7 +210,11 @@ class IngestPipeline:
         emit(on_event, StageStarted("extract", str(path)))
         try:
             ocr = self._ocr_job(str(path), on_event, cancel)
-            extracted = extract(data, path.suffix, self.config, ocr, self.pdf_layers)
+            pages = PageProgress(
+                on_pages=lambda done, total: emit(on_event, Progress("pages", done, total, str(path))),
+                cancelled=lambda: cancel is not None and cancel.is_set(),
+            )
+            extracted = extract(data, path.suffix, self.config, ocr, self.pdf_layers, pages)
         except Cancelled:
             return FileResult(str(path), document, FileStatus.CANCELLED, "ingest cancelled"), StageTimes()
         except ExtractionError as exc:

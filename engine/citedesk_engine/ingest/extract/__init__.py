@@ -12,10 +12,18 @@ from .html import extract_html
 from .image import IMAGE_EXTENSIONS, extract_image
 from .markdown import extract_markdown
 from .office import extract_docx, extract_pptx, extract_xlsx
-from .pdf import TextLayers, extract_pdf
+from .pdf import PageProgress, TextLayers, extract_pdf
 from .text import extract_code, extract_csv, extract_plain
 
-__all__ = ["ExtractedDocument", "Segment", "StructureNode", "WordBox", "extract", "is_supported"]
+__all__ = [
+    "ExtractedDocument",
+    "PageProgress",
+    "Segment",
+    "StructureNode",
+    "WordBox",
+    "extract",
+    "is_supported",
+]
 
 _PLAIN = {".txt", ".text", ".rst", ".log", ".org", ".tex", ".adoc"}
 _CODE = {
@@ -112,15 +120,17 @@ def extract(
     extension: str,
     config: IngestConfig,
     ocr: OcrJob | None = None,
-    pdf_layers: Callable[[bytes], TextLayers] | None = None,
+    pdf_layers: Callable[[bytes, int, int], TextLayers] | None = None,
+    pdf_progress: PageProgress | None = None,
 ) -> ExtractedDocument:
     """Extract the text of one file; every failure is an ExtractionError with a plain-words reason.
     `ocr` reads pictures and PDF pages without a usable text layer; without it they have no text.
-    `pdf_layers` reads a PDF's text layers elsewhere (pdf_worker.py)."""
+    `pdf_layers` reads a PDF's text layers elsewhere (pdf_worker.py); `pdf_progress` hears of the
+    pages read and may cancel between them."""
     ext = extension.lower()
     limits = (config.max_unzipped_mb * 1_000_000, config.max_zip_ratio)
     if ext == ".pdf":
-        return extract_pdf(data, ocr, pdf_layers)
+        return extract_pdf(data, ocr, pdf_layers, pdf_progress)
     if ext in IMAGE_EXTENSIONS:
         return extract_image(data, ext, ocr)
     if ext == ".docx":

@@ -29,12 +29,30 @@ log = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
 
 
+# Pages whose text layers are read at a time: progress and Cancel between batches. Reading a page
+# takes 20-100 ms (its tables searched included: Debian's 261-page manual reads in about 20 s), so a
+# batch takes a second or two, and a batch sent to the worker process costs one open of the file.
+PAGE_BATCH = 16
+
+
+@dataclass(frozen=True, slots=True)
+class PageProgress:
+    """How reading a PDF's pages reports: pages read of all, and whether the user cancelled."""
+
+    on_pages: Callable[[int, int], None] = lambda done, total: None
+    cancelled: Callable[[], bool] = lambda: False
+
+
 def extract_pdf(
-    data: bytes, ocr: OcrJob | None = None, read_layers: Callable[[bytes], TextLayers] | None = None
+    data: bytes,
+    ocr: OcrJob | None = None,
+    read_layers: Callable[[bytes, int, int], TextLayers] | None = None,
+    progress: PageProgress | None = None,
 ) -> ExtractedDocument:
-    """The text of a PDF. `read_layers` reads the pages' text layers elsewhere (a worker process,
-    pdf_worker.py: MuPDF holds Python's lock in every call, up to 20 ms a page); in this process
-    without it. OCR and the rest run here."""
+    """The text of a PDF. `read_layers(data, first, last)` reads pages first..last-1's text layers
+    elsewhere (a worker process, pdf_worker.py: MuPDF holds Python's lock in every call, up to 20 ms a
+    page); in this process without it. They are read PAGE_BATCH pages at a time, each batch reported
+    to `progress` and a cancel honoured between them. OCR and the rest run here."""
     if not data.strip():
         raise ExtractionError("the file is empty: there is no text to index")
     try:
@@ -53,7 +71,13 @@ def extract_pdf(
         if document.page_count == 0:
             raise ExtractionError(damaged if document.is_repaired else "the PDF has no pages")
         try:
-            return extract_pages(document, ocr, layers=read_layers(data) if read_layers else None)
+            if read_layers is None:
+                layers = _in_batches(
+                    document.page_count, lambda a, b: text_layers(document, pages=range(a, b)), progress
+                )
+            else:
+                layers = _in_batches(document.page_count, lambda a, b: read_layers(data, a, b), progress)
+            return extract_pages(document, ocr, layers=layers)
         except (ExtractionError, Cancelled):
             if document.is_repaired:  # MuPDF had to rebuild the file: its pages are what is left
                 raise ExtractionError(damaged) from None
@@ -72,9 +96,28 @@ class TextLayers:
     unreadable: dict[int, str]
 
 
-def text_layers(document: pymupdf.Document, kind: str = "pdf") -> TextLayers:
+def _in_batches(
+    count: int, read: Callable[[int, int], TextLayers], progress: PageProgress | None
+) -> TextLayers:
+    """The text layers of pages 0..count-1, read PAGE_BATCH pages at a time."""
+    progress = progress or PageProgress()
     layers = TextLayers([], [], {})
-    for page in document:
+    for first in range(0, count, PAGE_BATCH):
+        if progress.cancelled():
+            raise Cancelled("ingest cancelled")
+        batch = read(first, min(count, first + PAGE_BATCH))
+        layers.pages.extend(batch.pages)
+        layers.warnings.extend(batch.warnings)
+        layers.unreadable.update(batch.unreadable)
+        progress.on_pages(len(layers.pages), count)
+    return layers
+
+
+def text_layers(document: pymupdf.Document, kind: str = "pdf", pages: range | None = None) -> TextLayers:
+    """The text layers of the document's pages (those of `pages` only, when given)."""
+    layers = TextLayers([], [], {})
+    for number in pages if pages is not None else range(document.page_count):
+        page = document[number]
         lines, hidden = _lines(page)
         layers.pages.append((lines, page.rect.height))
         if hidden:
@@ -85,10 +128,11 @@ def text_layers(document: pymupdf.Document, kind: str = "pdf") -> TextLayers:
     return layers
 
 
-def read_text_layers(data: bytes) -> TextLayers:
-    """The text layers of a PDF given as bytes (what a worker process is asked for)."""
+def read_text_layers(data: bytes, first: int, last: int) -> TextLayers:
+    """The text layers of pages first..last-1 of a PDF given as bytes (what a worker process is asked
+    for)."""
     with pymupdf.open(stream=data, filetype="pdf") as document:
-        return text_layers(document)
+        return text_layers(document, pages=range(first, last))
 
 
 def extract_pages(

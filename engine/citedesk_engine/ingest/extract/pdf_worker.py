@@ -25,17 +25,18 @@ class PdfLayerWorker:
         self._pool: ProcessPoolExecutor | None = None
         self._failed = False
 
-    def __call__(self, data: bytes) -> TextLayers:
+    def __call__(self, data: bytes, first: int, last: int) -> TextLayers:
+        """The text layers of pages first..last-1 of the PDF `data`."""
         if not self._failed:
             try:
                 if self._pool is None:
                     self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-                return self._pool.submit(read_text_layers, data).result()
+                return self._pool.submit(read_text_layers, data, first, last).result()
             except (OSError, BrokenProcessPool) as exc:
                 log.warning("PDF reader: the worker process failed (%s); reading in this process", exc)
                 self.close()
                 self._failed = True
-        return read_text_layers(data)
+        return read_text_layers(data, first, last)
 
     def close(self) -> None:
         """Stop the worker (it starts again at the next PDF)."""
