@@ -233,6 +233,7 @@ def claim_quote(claim: Claim, answer: Answer) -> str:
 
 
 _CLOSING_MARKS = ")]}”’»,; "  # not "." (".bashrc") nor ":" (":set")
+_VALUE = re.compile(r"[-+]?\d[\d,.]*\d|\d|[^\W\d_]{4,}")  # numbers, and words long enough to tell
 _AROUND = 160  # a quoted sentence longer than this is shown around the answer
 _AROUND_SIDE = 70  # characters of it kept on each side of the answer
 
@@ -244,6 +245,22 @@ def _around(sentence: str, answer: str) -> str:
     with no sign of which number was the answer (a window session)."""
     said = answer.strip(" .")
     at = sentence.lower().find(said.lower()) if said else -1
+    if at < 0 and len(sentence) > _AROUND:
+        # An answer of several values ("22.377, 0.001034" from "BP = 22.377, df = 6, p-value =
+        # 0.001034") stands in the sentence a value at a time: shown around the values found, the
+        # first of them where they lie far apart. It was quoted from the sentence's start, the values
+        # cut off (a window session on lmtest's vignette).
+        found = sorted(
+            (m.start(), m.end())
+            for value in set(_VALUE.findall(said))
+            for m in [re.search(rf"(?<!\w){re.escape(value)}(?!\w)", sentence, re.IGNORECASE)]
+            if m
+        )
+        if found:
+            at, last = found[0][0], max(end for _, end in found)
+            said = (
+                sentence[at:last] if last - at <= _AROUND - 2 * _AROUND_SIDE else sentence[at : found[0][1]]
+            )
     if len(sentence) <= _AROUND or at < 0:
         return sentence
     start, end = max(0, at - _AROUND_SIDE), min(len(sentence), at + len(said) + _AROUND_SIDE)

@@ -202,6 +202,33 @@ def test_a_long_sentence_is_quoted_around_the_answer() -> None:
     assert "R> se <-" not in quote
 
 
+def test_an_answer_of_several_values_is_quoted_around_them() -> None:
+    """A window session on lmtest's vignette: "22.377, 0.001034" (the BP statistic and its p-value)
+    was quoted from its passage's start, "The residual plot suggests ...", the values cut off."""
+    from citedesk_engine.export import claim_quote
+
+    text = (
+        "The residual plot suggests that the variance of the residuals is not constant over the years, "
+        "and the model is fitted again with a variance model before the test is applied to it "
+        "R> var.model <- ~ I(dy^2) R> bptest(jocci.model, var.model, data = jocci) studentized "
+        "Breusch-Pagan test data: jocci.model BP = 22.377, df = 6, p-value = 0.001034"
+    )
+    ref = SourceRef("u1", "d", "/docs/lmtest-intro.pdf", 3, (), 0, len(text), text)
+    value = Claim("22.377, 0.001034", True, ("u1",), "verifier", 0.9, (("u1", 0, len(text)),))
+    answer = Answer(
+        "What are the BP statistic and p-value?",
+        Decision.ANSWERED,
+        "22.377, 0.001034 [1]",
+        (value,),
+        (ref,),
+        (),
+        (),
+    )
+    quote = claim_quote(value, answer)
+    assert "BP = 22.377, df = 6, p-value = 0.001034" in quote and quote.startswith("…")
+    assert "The residual plot" not in quote
+
+
 def test_a_quote_opens_with_no_closing_mark() -> None:
     # Python's sorting HOW TO: the sentence split at a prompt's "..." began with the list's "]".
     from citedesk_engine.export import claim_quote
