@@ -109,10 +109,12 @@ def test_pdf_joins_words_broken_over_lines_and_keeps_their_boxes(tmp_path: Path)
         "The method was applied automatic-",
         "ally to every sample, and its effective-",
         "ness was measured over the long-",
-        "term. A long-term study followed.",
+        "term. A long-term study followed. The Kaplan-Meier and Nelson-",
+        "Aalen estimators were compared.",
     ]
     doc = run(factories.paper_pdf(tmp_path / "hyphens.pdf", [lines]))
     assert "applied automatically to every sample" in doc.text
+    assert "The Kaplan-Meier and Nelson-Aalen estimators" in doc.text  # not "Nelson- Aalen"
     assert "its effectiveness was measured" in doc.text
     assert "over the long-term. A long-term study" in doc.text  # written hyphenated elsewhere: kept
     start = doc.text.index("automatically")
@@ -151,6 +153,9 @@ def test_a_pdf_table_is_read_row_by_row_as_a_table_segment(tmp_path: Path) -> No
         "Output module | mkMerMod | Packages the results"
     )
     assert doc.segments[1].header == "Module | R function | Description"
+    # its caption is its title (crq's "In Table 1, what is the scaled MSE ...?" found rows that write
+    # neither "Table" nor "MSE": the right cell was refused), the prose under it none
+    assert doc.segments[1].label == "Table 1: The modules of the fitting code."
     assert kinds[2][1].startswith("The text under the table")
     for word in doc.words:  # every box points at a real word of the text
         assert doc.text[word.start : word.end].strip() == doc.text[word.start : word.end]
@@ -695,3 +700,61 @@ def test_a_title_in_dingbats_is_no_title() -> None:
     assert legible("Extending R with C++: A Brief Introduction to Rcpp")
     assert legible("Мультиязычный поиск: δ-функции и 検索")  # other scripts are words too
     assert not legible("  ")
+
+
+def test_a_title_pages_affiliation_marks_leave_the_names_and_tex_accents_join_their_letters(
+    tmp_path: Path,
+) -> None:
+    """coin's vignette, as read before: "Torsten Hothorn1, Kurt Hornik2" (no question writes
+    "Hothorn1": "Who wrote this paper?" was refused), "1Institut f¨ur Medizininformatik",
+    "Universit¨at Erlangen-N¨urnberg" (a search for Nürnberg found nothing)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+
+    def write(x: float, y: float, text: str, size: float = 11) -> float:
+        page.insert_text((x, y), text, fontsize=size, fontname="helv")
+        return x + pymupdf.get_text_length(text, fontname="helv", fontsize=size)
+
+    x = write(72, 100, "Torsten Hothorn")
+    x = write(x, 96, "1", 7)  # an affiliation mark: smaller, raised, glued to the name
+    x = write(x, 100, ", Kurt Hornik")
+    write(x, 96, "2", 7)
+    x = write(72, 130, "1", 7)
+    write(x, 134, "Institut f\u00a8ur Medizininformatik, Universit\u00a8at Erlangen-N\u00a8urnberg")
+    write(72, 160, "The area is 12 m2 and the gas is CO2; the stimulus is x1 \u00b4ecole fran\u00e7aise.")
+    doc.save(tmp_path / "title.pdf")
+    doc.close()
+
+    text = run(tmp_path / "title.pdf").text
+    assert "Torsten Hothorn 1, Kurt Hornik 2" in text
+    assert "1 Institut für Medizininformatik, Universität Erlangen-Nürnberg" in text
+    # Set on the line, not raised: numbers of the text, whole; an accent before its letter joins it.
+    assert "12 m2 and the gas is CO2; the stimulus is x1 école française." in text
+    assert pdf_lines.composed("c\u00b8a ma\u02c7cka \u00b4\u0131") == "ça mačka í"
+    assert pdf_lines.composed("`date` and ~/x^2") == "`date` and ~/x^2"  # code's ASCII marks stay
+
+
+def test_a_tables_empty_corner_cell_keeps_every_column_under_its_name(tmp_path: Path) -> None:
+    """crq's Table 1 heads its row labels ("n = 200") with an empty cell: left out, "median" named the
+    labels' column and each value sat under the next column's name, so the gate refused the right
+    Kaplan-Meier value as being from "Nelson-Aalen". So it was in every format's tables."""
+    from citedesk_engine.ingest.extract.base import EMPTY_CELL, table_lines
+
+    assert table_lines([["", "", "median", "Kaplan-Meier", ""], ["", "n = 200", "1.581", "1.924", ""]]) == [
+        f"{EMPTY_CELL} | median | Kaplan-Meier",
+        "n = 200 | 1.581 | 1.924",
+    ]
+    html = tmp_path / "sim.html"
+    html.write_text(
+        "<table><tr><th></th><th>median</th><th>Kaplan-Meier</th></tr>"
+        "<tr><td>n = 200</td><td>1.581</td><td>1.924</td></tr></table>",
+        encoding="utf-8",
+    )
+    assert f"{EMPTY_CELL} | median | Kaplan-Meier\nn = 200 | 1.581 | 1.924" in run(html).text
+    rows = [(112, ["", "median", "Kaplan-Meier"]), (132, ["n = 200", "1.581", "1.924"])]
+    rows.append((148, ["n = 500", "1.666", "2.016"]))
+    pdf = factories.ruled_table_pdf(
+        tmp_path / "sim.pdf", rows, [72, 200, 320], "Table 1: Scaled MSE.", "Prose."
+    )
+    table = next(s for s in run(pdf).segments if s.kind == "table")
+    assert table.header == f"{EMPTY_CELL} | median | Kaplan-Meier" and table.label == "Table 1: Scaled MSE."

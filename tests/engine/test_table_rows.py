@@ -13,6 +13,7 @@ from citedesk_engine.answer.table_rows import (
     answer_rows,
     compares_rows,
     name_in_no_row,
+    wrong_cell,
     wrong_column,
     wrong_position,
     wrong_row,
@@ -669,3 +670,19 @@ def test_an_answer_named_like_a_column_is_found_in_its_row() -> None:
     assert wrong_row("Joly", block, question) is None
     row = wrong_row("Coderre", block, question)
     assert row is not None and row.found.startswith("122-")
+
+
+def test_a_pdf_tables_caption_names_what_its_rows_do_not() -> None:
+    """crq's "In Table 1, what is the scaled MSE of the Kaplan-Meier median for n = 200?": the rows
+    write neither "Table" nor "MSE"; the caption, the table's title above its header, writes both."""
+    rows = (
+        "– | median | Kaplan-Meier | Nelson-Aalen | Powell\n"
+        "n = 50 | 1.602 | 1.972 | 2.040 | 2.037\n"
+        "n = 200 | 1.581 | 1.924 | 1.930 | 2.110"
+    )
+    question = "In Table 1, what is the scaled MSE of the Kaplan-Meier median for n = 200?"
+    titled = "Table 1: Scaled MSE for Several Estimators of the Median\n" + rows
+    assert name_in_no_row(question, titled) == ""
+    assert "Table, MSE" in name_in_no_row(question, rows)
+    assert wrong_cell("1.924", titled, question) == ""
+    assert "table row" in wrong_cell("1.972", titled, question)  # n = 50's

@@ -21,6 +21,30 @@ class Segment:
     header: str = ""  # a table's header row, repeated as context of each row block
 
 
+# An empty cell before a row's first written one. Left out, it moved the row's cells a column to the
+# left: a header with an empty corner cell ("", "median", "Kaplan-Meier", ...) named each column of
+# its rows by the next column's name, and the gate refused crq's right Kaplan-Meier value as being
+# from the column "Nelson-Aalen" (a window session). Empty cells between written ones are "".
+EMPTY_CELL = "–"
+
+
+def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A table's rows as lines, cells split by " | ": columns no row writes are left out, a row's
+    empty cells after its last written one too, and those before its first are EMPTY_CELL; a row
+    that writes nothing is no line."""
+    width = max((len(row) for row in rows), default=0)
+    used = [i for i in range(width) if any(i < len(row) and row[i].strip() for row in rows)]
+    lines = []
+    for row in rows:
+        cells = [row[i].strip() if i < len(row) else "" for i in used]
+        while cells and not cells[-1]:
+            cells.pop()
+        if cells:
+            first = next(i for i, cell in enumerate(cells) if cell)
+            lines.append(" | ".join([EMPTY_CELL] * first + cells[first:]))
+    return lines
+
+
 @dataclass(frozen=True, slots=True)
 class WordBox:
     """Where the characters text[start:end] are drawn on a PDF page."""
@@ -112,8 +136,7 @@ class DocumentBuilder:
 
     def table(self, rows: Sequence[Sequence[str]]) -> None:
         """A table as one line per row, cells separated by ' | '; the first row is the header."""
-        lines = [" | ".join(" ".join(c.split()) for c in row).strip(" |") for row in rows]
-        lines = [line for line in lines if line]
+        lines = table_lines([[" ".join(c.split()) for c in row] for row in rows])
         if not lines:
             return
         self._close_segment()

@@ -22,8 +22,8 @@ from ...errors import Cancelled, ExtractionError
 from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
-from .pdf_lines import MARGIN, WORD_FLAGS, Line, dehyphenated
-from .pdf_tables import table_row, with_tables
+from .pdf_lines import MARGIN, WORD_FLAGS, Line, composed, dehyphenated, split_marks, superscript_marks
+from .pdf_tables import caption, table_row, with_tables
 
 log = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
@@ -195,7 +195,10 @@ def extract_pages(
                 length += len(row)
                 header = row if line.block != previous_block else header
                 if following is None or following.block != line.block:
-                    segments.append(Segment(table_start, length, page=number, kind="table", header=header))
+                    title = caption(body, line.block)
+                    segments.append(
+                        Segment(table_start, length, page=number, label=title, kind="table", header=header)
+                    )
                     text_start = length
                 previous_block = line.block
                 continue
@@ -399,7 +402,9 @@ def _pages_named(numbers: list[int]) -> str:
 def _lines(page: pymupdf.Page) -> tuple[list[Line], dict[str, list[str]]]:
     """The page's drawn lines, and the words left out because no reader sees them, by why."""
     textpage = page.get_textpage(flags=WORD_FLAGS)
-    hidden = _hidden_spans(page, textpage)
+    drawn = [line for block in textpage.extractDICT()["blocks"] for line in block.get("lines", ())]
+    hidden = _hidden_spans(page, [span for line in drawn for span in line["spans"] if span["text"].strip()])
+    marks = superscript_marks(drawn)
     left_out: dict[str, list[str]] = {}
     lines: list[Line] = []
     current: list[tuple[str, float, float, float, float]] = []
@@ -412,7 +417,7 @@ def _lines(page: pymupdf.Page) -> tuple[list[Line], dict[str, list[str]]]:
         if key is not None and (block, line) != key:
             lines.append(Line(key[0], tuple(current)))
             current = []
-        current.append((word, x0, y0, x1, y1))
+        current.extend(split_marks((composed(word), x0, y0, x1, y1), marks))
         key = (block, line)
     if current and key is not None:
         lines.append(Line(key[0], tuple(current)))
@@ -440,14 +445,7 @@ class _Hidden:
     box: tuple[float, float, float, float]
 
 
-def _hidden_spans(page: pymupdf.Page, textpage: pymupdf.TextPage) -> list[_Hidden]:
-    spans = [
-        span
-        for block in textpage.extractDICT()["blocks"]
-        for line in block.get("lines", ())
-        for span in line["spans"]
-        if span["text"].strip()
-    ]
+def _hidden_spans(page: pymupdf.Page, spans: list[dict]) -> list[_Hidden]:
     pictures: list[pymupdf.Rect] | None = None
     fills: list[pymupdf.Rect] | None = None
     found = []

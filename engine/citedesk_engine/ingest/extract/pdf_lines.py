@@ -3,7 +3,10 @@ lines: shared by the page's text (pdf.py) and its tables (pdf_tables.py)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pymupdf
@@ -45,9 +48,15 @@ class Line:
 def dehyphenated(word: str, next_word: str, vocabulary: Counter[str]) -> tuple[str, bool]:
     """A word broken over two lines ("automatic-" / "ally") is joined with the next line's first
     word, without its hyphen; the hyphen stays ("long-" / "term") when the document writes the
-    hyphenated form elsewhere and never the joined one. Returns the word as it goes into the text
-    and whether the next line continues it (no separator between them)."""
-    if len(word) < 3 or word[-1] not in "-\u00ad" or not word[-2].isalpha() or not next_word[:1].islower():
+    hyphenated form elsewhere and never the joined one. A compound of names broken at its hyphen
+    ("Nelson-" / "Aalen", "Erlangen-" / "Nürnberg") is joined with its hyphen: it was "Nelson- Aalen".
+    Returns the word as it goes into the text and whether the next line continues it (no separator
+    between them)."""
+    if len(word) < 3 or word[-1] not in "-\u00ad" or not word[-2].isalpha():
+        return word, False
+    if word[-1] == "-" and next_word[:1].isupper():
+        return word, True
+    if not next_word[:1].islower():
         return word, False
     stem = word[:-1]
     tail = next_word.lower().strip(".,;:()[]")
@@ -55,3 +64,98 @@ def dehyphenated(word: str, next_word: str, vocabulary: Counter[str]) -> tuple[s
     if word[-1] == "-" and vocabulary[hyphenated] and not vocabulary[joined]:
         return word, True
     return stem, True
+
+
+# Accents that TeX's older fonts set as glyphs of their own, which the text layer keeps apart from
+# their letter: "Institut f¨ur Medizininformatik", "Universit¨at Erlangen-N¨urnberg" (coin's vignette),
+# so "Nürnberg" was never found. Each joins the letter after it; the cedilla and ogonek the letter
+# before it ("c¸"). The ASCII forms (` ^ ~) are left alone: they are code ("`date`") far more often.
+_ACCENT_ON_NEXT = {
+    "\u00a8": "\u0308",  # diaeresis
+    "\u00b4": "\u0301",  # acute
+    "\u02cb": "\u0300",  # grave (modifier letter)
+    "\u02c6": "\u0302",  # circumflex (modifier letter)
+    "\u02dc": "\u0303",  # small tilde
+    "\u02c7": "\u030c",  # caron
+    "\u02d8": "\u0306",  # breve
+    "\u02da": "\u030a",  # ring above
+    "\u02dd": "\u030b",  # double acute
+}
+_ACCENT_ON_PREVIOUS = {"\u00b8": "\u0327", "\u02db": "\u0328"}  # cedilla, ogonek
+_ACCENTS = frozenset(_ACCENT_ON_NEXT) | frozenset(_ACCENT_ON_PREVIOUS)
+
+
+def composed(word: str) -> str:
+    """The word with each accent set apart from its letter joined to it ("f¨ur" -> "für", "´ecole" ->
+    "école", "c¸a" -> "ça"); an accent that makes no letter with its neighbour stays as it is."""
+    if not _ACCENTS.intersection(word):
+        return word
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        char = word[i]
+        if char in _ACCENT_ON_NEXT and i + 1 < len(word):
+            letter = "i" if word[i + 1] == "\u0131" else word[i + 1]  # a dotless i takes the accent
+            joined = unicodedata.normalize("NFC", letter + _ACCENT_ON_NEXT[char])
+            if len(joined) == 1:
+                out.append(joined)
+                i += 2
+                continue
+        if char in _ACCENT_ON_PREVIOUS and out:
+            joined = unicodedata.normalize("NFC", out[-1] + _ACCENT_ON_PREVIOUS[char])
+            if len(joined) == 1:
+                out[-1] = joined
+                i += 1
+                continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+# A superscript mark glued to a word: an affiliation or footnote number ("Torsten Hothorn1, Kurt
+# Hornik2" on coin's title page, "1Institut für ..."), which made "Hothorn1" a word no question writes:
+# "Who wrote this paper?" was refused. The mark becomes a word of its own, where MuPDF says the span
+# is a superscript; "CO2" or "x1" set on the line stay whole.
+# A word of three letters or more: "m2" (m²), "χ2" and "µt0" are mathematics, and stay whole.
+_MARK_AFTER = re.compile(r"(?P<base>.*[^\W\d_]{3})(?P<mark>\d{1,3}(?:,\d{1,3})*)(?P<tail>[,.;:]?)")
+_MARK_BEFORE = re.compile(r"(?P<mark>\d{1,3})(?P<base>[^\W\d_]{3}.*)")
+_SUPERSCRIPT = 1  # MuPDF's span flag
+
+
+def superscript_marks(lines: Iterable[dict]) -> list[tuple[str, pymupdf.Rect]]:
+    """The superscript numbers of a page's text dictionary lines: (text, box). A span is one where
+    MuPDF says so, or one set smaller and higher than a span beside it (MuPDF does not flag a mark
+    that opens its line: "1Institut für ...")."""
+    found = []
+    for line in lines:
+        spans = line["spans"]
+        for i, span in enumerate(spans):
+            text = span["text"].strip()
+            if not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*,?", text):
+                continue
+            beside = [spans[j] for j in (i - 1, i + 1) if 0 <= j < len(spans) and spans[j]["text"].strip()]
+            raised = any(
+                other["size"] >= 1.25 * span["size"]
+                and span["bbox"][3] < other["bbox"][3] - 0.15 * other["size"]
+                for other in beside
+            )
+            if span["flags"] & _SUPERSCRIPT or raised:
+                found.append((text, pymupdf.Rect(span["bbox"])))
+    return found
+
+
+def split_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> list[Word]:
+    """The word, with a superscript mark glued to its end or start split off as a word of its own."""
+    text, x0, y0, x1, y1 = word
+    if not marks or not text[:1].isdigit() and not text.rstrip(",.;:")[-1:].isdigit():
+        return [word]
+    for mark, box in marks:
+        if not (x0 - 1 <= box.x0 and box.x1 <= x1 + 1 and box.y0 < y1 and box.y1 > y0):
+            continue
+        after = _MARK_AFTER.fullmatch(text)
+        if after and mark.rstrip(",") == after["mark"] and box.x0 > x0 + 1:
+            return [(after["base"], x0, y0, box.x0, y1), (after["mark"] + after["tail"], box.x0, y0, x1, y1)]
+        before = _MARK_BEFORE.fullmatch(text)
+        if before and mark.rstrip(",") == before["mark"] and box.x1 < x1 - 1:
+            return [(before["mark"], x0, y0, box.x1, y1), (before["base"], box.x1, y0, x1, y1)]
+    return [word]

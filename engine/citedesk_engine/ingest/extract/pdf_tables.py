@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import pymupdf
 
 from ..._pymupdf_without_layout import load_layout
-from .base import WordBox
+from .base import EMPTY_CELL, WordBox
 from .pdf_lines import MARGIN, WORD_FLAGS, Line, Word, dehyphenated
 
 pymupdf.no_recommend_layout()  # its advice, printed on stdout: the analyser is loaded when needed
@@ -313,14 +313,16 @@ def _word(lines: list[Line], spot: tuple[int, int]) -> str:
 
 
 def _table_lines(k: int, rows: list[list[_Cell]], lines: list[Line]) -> list[Line]:
-    """A table's rows as lines of the page (block -1 - k), their cells' words in reading order; the
-    empty cells before the first and after the last written as none, as other tables' rows are."""
+    """A table's rows as lines of the page (block -1 - k), their cells' words in reading order; as
+    other tables' rows are (`base.table_lines`), columns no row writes are left out, a row's empty
+    cells after its last written one too, and those before its first kept (`table_row` writes them
+    as EMPTY_CELL) so that each cell stays under its column's name."""
     result = []
+    lead = min((next(c for c, cell in enumerate(row) if cell) for row in rows if any(row)), default=0)
     for row in rows:
+        row = row[lead:]
         while row and not row[-1]:
             row = row[:-1]
-        while row and not row[0]:
-            row = row[1:]
         if not row:
             continue
         words: list[Word] = []
@@ -338,9 +340,13 @@ def table_row(line: Line, vocabulary: Counter[str], split: str = " | ") -> tuple
     text = ""
     boxes: list[WordBox] = []
     ends = list(line.cells[1:]) + [len(line.words)]
+    written = False  # a cell of the row written yet
     for column, (start, end) in enumerate(zip(line.cells, ends, strict=True)):
         if column:
             text += split
+        if start == end and not written:
+            text += EMPTY_CELL
+        written = written or start < end
         joined = False
         for i in range(start, end):
             word, x0, y0, x1, y1 = line.words[i]
@@ -354,3 +360,41 @@ def table_row(line: Line, vocabulary: Counter[str], split: str = " | ") -> tuple
             boxes.append(WordBox(len(text), len(text) + len(word), 0, x0, y0, x1, y1))
             text += word
     return text, boxes
+
+
+# A table's caption: "Table 1: Scaled MSE for Several Estimators of the Median ..." stands apart from
+# the rows (above or below them), so a question that names the table or what its caption says ("In
+# Table 1, what is the scaled MSE ...?") found rows that write neither, and the gate refused the right
+# cell as answering for something the table does not name. The caption is the table's title: it goes
+# with every block of its rows into the index and the gate, as a spreadsheet's sheet name does.
+_CAPTION = re.compile(r"(?:Table|TABLE|Tab\.)\s*[\dIVXLA-Z]+(?:[.-]\d+)*[.:]?(?:\s|$)")
+_CAPTION_GAP = 60.0  # points between the rows and their caption, at most
+_CAPTION_WORDS = 40  # the caption's opening words kept as the title
+
+
+def caption(lines: Sequence[Line], block: int) -> str:
+    """The caption of the table whose rows are `lines` of `block` (below 0): the nearest paragraph
+    above or below its rows that opens with "Table N"; "" when none is near."""
+    rows = [line for line in lines if line.block == block]
+    if not rows:
+        return ""
+    top, bottom = min(line.top for line in rows), max(line.bottom for line in rows)
+    best: tuple[float, int] | None = None
+    for line in lines:
+        if line.block < 0 or not _CAPTION.match(line.text):
+            continue
+        gap = top - line.bottom if line.bottom <= top + 2 else line.top - bottom
+        if -2 <= gap <= _CAPTION_GAP and (best is None or gap < best[0]):
+            best = (gap, line.block)
+    if best is None:
+        return ""
+    start = next(i for i, line in enumerate(lines) if line.block == best[1] and _CAPTION.match(line.text))
+    said: list[str] = []
+    for line in (line for line in lines[start:] if line.block == best[1]):
+        words = [w[0] for w in line.words]
+        if said and words:
+            said[-1], joined = dehyphenated(said[-1], words[0], Counter())
+            if joined:
+                said[-1] += words.pop(0)
+        said += words
+    return " ".join(said[:_CAPTION_WORDS])
