@@ -442,7 +442,7 @@ class Engine:
             answer,
             conversation=conversation,
             scope=scope,
-            sources=manifest.described(answer.sources),
+            sources=manifest.described(answer.sources, answer.claims),
             considered=manifest.described(answer.considered),
         )
         store.add_turn(conversation, question, plain(answer))

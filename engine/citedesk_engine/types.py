@@ -206,6 +206,19 @@ def _surname(author: str) -> str:
     if "," in author:
         return author.split(",")[0].strip()
     words = author.split()
+    # A person and their affiliation in one property: "Roger Koenker University of Illinois at
+    # Urbana-Champaign" (crq's vignette, cited by the whole string). "University of ..." opens the
+    # affiliation; "Stanford University" might close a name, and is left whole.
+    opens = next(
+        (
+            i
+            for i in range(2, len(words) - 1)
+            if words[i].lower() in _BODY_WORDS and words[i + 1].lower() in ("of", "at", "for")
+        ),
+        None,
+    )
+    if opens is not None and _is_a_person(words[:opens]):
+        words = words[:opens]
     if not _is_a_person(words):
         return author
     return words[-1]

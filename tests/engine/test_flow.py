@@ -7,6 +7,7 @@ import dataclasses
 import threading
 from pathlib import Path
 
+import factories
 import pytest
 from citedesk_engine import Engine
 from citedesk_engine.answer.declined import declines
@@ -554,3 +555,29 @@ def test_an_answer_naming_one_author_of_a_byline_names_them_all() -> None:
     other = make_flow(Replies("Terry Therneau [1]"), 0.9, [], passages=passages)
     defined = other.ask("Who defined the concordance statistic in this overview?", k=2)
     assert defined.text == "Terry Therneau [1]"
+
+
+def test_a_cited_passage_spanning_two_sections_is_shown_under_the_heading_of_what_it_was_cited_for(
+    tmp_path: Path,
+) -> None:
+    """A window session on lmtest's vignette: "158 fetuses" was shown under "U.S. macroeconomic data",
+    the section whose last sentence opens the passage, not "The mandible data", where it stands."""
+    config = Config(models=ModelsConfig(reranker="none", verifier="none"))
+    page = (
+        "U.S. macroeconomic data\nThe series were taken from the monthly survey of the central bank.\n"
+        "The mandible data\nThe data comprises measurements of mandible length in 158 fetuses."
+    )
+    paper = factories.pdf(
+        tmp_path / "paper.pdf", [page], toc=[(1, "U.S. macroeconomic data", 1), (1, "The mandible data", 1)]
+    )
+    generator = ScriptedGenerator("158 [1]")
+    with Engine.open(tmp_path / "lib", config, embedder=HashEmbedder(), generator=generator) as engine:
+        engine.ingest([paper])
+        answer = engine.ask("How many fetuses are in the mandible data?")
+        assert answer.decision is Decision.ANSWERED, answer.refusal
+        (source,) = answer.sources
+        assert source.passage.startswith("U.S. macroeconomic data")  # one passage holds both
+        assert source.heading == "The mandible data"
+        generator.answer = "NOT IN PASSAGES"
+        refused = engine.ask("How many fetuses are in the mandible data?")
+        assert refused.considered[0].heading == "U.S. macroeconomic data"  # nothing cited: its start

@@ -75,6 +75,15 @@ def test_a_body_that_wrote_the_document_is_cited_by_its_whole_name(author: str) 
     assert DocumentMeta(authors=(author,), year=2022).label == f"{author} 2022"
 
 
+def test_a_person_and_their_affiliation_in_one_property_is_cited_by_the_persons_name() -> None:
+    # crq's vignette (r-cran-quantreg): its author property holds the affiliation too, and each of
+    # its citations read "Roger Koenker University of Illinois at Urbana-Champaign, page 16".
+    koenker = DocumentMeta(authors=("Roger Koenker University of Illinois at Urbana-Champaign",), year=2008)
+    assert koenker.label == "Koenker 2008"
+    for body in ("University of Illinois", "Institute for Fiscal Studies", "Jane Doe Stanford University"):
+        assert DocumentMeta(authors=(body,)).label == body  # no person before it: named whole
+
+
 def _described_pdf(path: Path, title: str, author: str) -> Path:
     factories.pdf(path, ["The lexicon was rated by ten independent human raters."])
     document = pymupdf.open(path)

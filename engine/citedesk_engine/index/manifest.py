@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..types import Box, DocumentMeta, DocumentRecord, EvidenceUnit, SourceRef, StructureNode
+from ..types import Box, Claim, DocumentMeta, DocumentRecord, EvidenceUnit, SourceRef, StructureNode
 from .table_keys import KEYS_VERSION, row_keys
 from .watch_store import WatchStore
 
@@ -200,12 +200,22 @@ class Manifest:
         ).fetchall()
         return [StructureNode(*row) for row in rows]
 
-    def described(self, sources: Sequence[SourceRef]) -> tuple[SourceRef, ...]:
-        """Each passage with its document's title, authors and year, and the heading it stands under."""
+    def described(self, sources: Sequence[SourceRef], claims: Sequence[Claim] = ()) -> tuple[SourceRef, ...]:
+        """Each passage with its document's title, authors and year, and the heading it stands under:
+        that of the first sentence the claims stand on in it, else of its start. A passage opening
+        with the last sentence of one section and going on into the next was shown under the first
+        section's heading for an answer taken from the second (a window session on lmtest's
+        vignette: "158 fetuses" under "U.S. macroeconomic data", not "The mandible data")."""
         known = self.metadata()
+        standing: dict[str, int] = {}
+        for claim in claims:
+            for unit_id, start, _ in claim.evidence:
+                standing[unit_id] = min(start, standing.get(unit_id, start))
         return tuple(
             dataclasses.replace(
-                s, about=known.get(s.document, s.about), heading=self.heading_at(s.document, s.char_start)
+                s,
+                about=known.get(s.document, s.about),
+                heading=self.heading_at(s.document, standing.get(s.unit_id, s.char_start)),
             )
             for s in sources
         )
