@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from citedesk_desktop.library_listing import library_listing
 from citedesk_desktop.widgets.library_panel import COLUMNS, LibraryPanel
-from citedesk_engine import FileResult, FileStatus, StageStarted
+from citedesk_engine import FileResult, FileStatus, Progress, StageStarted
 from citedesk_engine.events import FileFinished
 from citedesk_engine.types import DocumentMeta, DocumentRecord
 from PySide6.QtCore import QItemSelectionModel
@@ -190,3 +190,21 @@ def test_a_listing_prepared_off_the_window_s_thread_is_taken_as_it_is_failed_row
     assert failed not in prepared.names  # only committed documents are offered after "@"
     panel.filter.setText("hutto")
     assert panel.row_count() == 1 and panel.cell(0, 0) == "paper-00009.pdf"
+
+
+def test_a_long_pdf_being_read_says_which_page_and_the_bar_moves(qtbot) -> None:
+    """Debian's 261-page manual sat 20 s on "reading text" with a bar that did not move."""
+    panel = LibraryPanel()
+    qtbot.addWidget(panel)
+    manual = "/papers/debian-reference.en.pdf"
+    panel.ingest_started([manual])
+    panel.on_event(Progress("files", 0, 1))
+    panel.on_event(StageStarted("read", manual))
+    panel.on_event(StageStarted("extract", manual))
+    assert panel.progress_label.text() == "File 1 of 1: debian-reference.en.pdf — reading text"
+    panel.on_event(Progress("pages", 48, 261, manual))
+    panel.on_event(Progress("work", 400, 5_000, manual))
+    assert panel.progress_label.text().startswith(
+        "File 1 of 1: debian-reference.en.pdf — reading page 48 of 261"
+    )
+    assert panel.progress.maximum() > 0 and panel.progress.value() > 0
