@@ -581,3 +581,18 @@ def test_a_cited_passage_spanning_two_sections_is_shown_under_the_heading_of_wha
         generator.answer = "NOT IN PASSAGES"
         refused = engine.ask("How many fetuses are in the mandible data?")
         assert refused.considered[0].heading == "U.S. macroeconomic data"  # nothing cited: its start
+
+
+def test_a_claim_the_cited_passage_contradicts_is_not_re_cited_to_another() -> None:
+    """q034 of the real-document set: refused against the passage it cited ("substantially slower"),
+    the claim was re-cited to another passage holding its words and shown as verified."""
+    passages = {
+        "slow": "Still, monitoring with boda is substantially slower than using the Farrington procedures.",
+        "merits": "Boda is quicker to run than many older methods, and it is used beside the Farrington "
+        "procedures.",
+    }
+    generator = Replies("Boda is quicker to run than the Farrington procedures [1].")
+    flow = make_flow(generator, rerank=0.95, searched=[], passages=passages)
+    answer = flow.ask("How does boda compare in speed with the Farrington procedures?", k=2)
+    assert answer.decision is Decision.REFUSED
+    assert [c.method for c in answer.claims] == ["guard: opposite: slower / quicker"]

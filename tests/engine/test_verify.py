@@ -518,6 +518,21 @@ def test_a_comparison_turned_the_other_way_in_other_words_is_refused(
         assert supported or verdict.check == "guard: opposite"
 
 
+def test_a_passage_saying_the_opposite_outweighs_one_that_partly_says_the_claim() -> None:
+    """q034 in the real run: refused against the passage saying "substantially slower", the claim was
+    then accepted on another passage about boda (aligned 0.60) and shown as verified."""
+    slower = "Still, monitoring with boda is substantially slower than using the Farrington procedures."
+    merits = (
+        "The boda method is a step towards Bayesian thinking, and it runs with the Farrington procedures."
+    )
+    claim = "Boda is quicker to run than the Farrington procedures."
+    verifier = judged(1.0)[0]
+    assert verifier.check(claim, [merits]).supported  # alone, the partial passage passes it
+    for passages in ([slower, merits], [merits, slower]):
+        verdict = verifier.check(claim, passages)
+        assert not verdict.supported and verdict.check == "guard: opposite", verdict.method
+
+
 @pytest.mark.parametrize(
     ("passage", "claim"),
     [

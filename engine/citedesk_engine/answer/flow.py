@@ -49,7 +49,7 @@ from .question_run import QuestionRun, place, source_ref
 from .row_comparisons import not_the_compared, not_the_extreme
 from .table_rows import wrong_position
 from .unknown_terms import unknown_reason
-from .verify import ClaimVerifier, Verdict
+from .verify import ClaimVerifier, Verdict, contradicts
 
 
 @dataclass
@@ -475,9 +475,10 @@ class AnswerFlow:
             certainty = answer_certainty(checked, tokens, raw.start, raw.end) if asked else None
             verdict, group, how = self._check(checked, cited, asked, languages, certainty)
             sources = tuple(c.unit.unit_id for c in group) if verdict.supported else ()
-            if not verdict.supported:
+            if not verdict.supported and not contradicts(verdict):
                 # Uncited, or cited wrongly (small models miscount): the claim may still stand on
-                # another passage; it is then cited with that one, the passage that was checked.
+                # another passage; it is then cited with that one, the passage that was checked. Not
+                # when the passage cited says the opposite (verify.contradicts).
                 others = [c for c in context if c not in cited]
                 retry, group, retried = self._check(checked, others, asked, languages, certainty)
                 if retry.supported:
