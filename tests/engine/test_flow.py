@@ -182,6 +182,30 @@ def test_a_rewrite_that_is_not_the_same_question_falls_back_to_folding_and_says_
     assert answer.searched == searched[0] and answer.trace[0].details["how"] == "folded"
 
 
+def test_a_folded_follow_up_has_its_passages_judged_against_both_questions() -> None:
+    """A window session on itertools: "In which version was it added?" after "Are tee iterators
+    threadsafe?" was folded (the rewrite dropped "version"), and the reranker, reading the bare
+    follow-up, judged accumulate's "Changed in version 3.8: Added ..." relevant: "3.8" was shown as
+    verified. A rewritten follow-up is judged as rewritten."""
+    for replies, judged_as in (
+        (("NOT IN PASSAGES", "3.8 [1]"), "In which version was it added? Are tee iterators threadsafe?"),
+        (("In which version was tee added?", "3.8 [1]"), "In which version was tee added?"),
+    ):
+        flow = make_flow(Replies(*replies), rerank=0.95, searched=[])
+        judged: list[str] = []
+        inner = flow.retrieve
+
+        def retrieve(query: str, k: int, asked: str, variants: dict[str, str], inner=inner, judged=judged):  # type: ignore[no-untyped-def]
+            judged.append(asked)
+            return inner(query, k, asked, variants)
+
+        flow = dataclasses.replace(flow, retrieve=retrieve)
+        flow.ask(
+            "In which version was it added?", k=2, earlier=[EarlierTurn("Are tee iterators threadsafe?")]
+        )
+        assert judged == [judged_as]
+
+
 def test_a_question_that_names_its_subject_is_searched_as_asked_in_a_conversation() -> None:
     searched: list[str] = []
     generator = Replies("the University of Paris [1]")

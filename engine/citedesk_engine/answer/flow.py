@@ -132,6 +132,11 @@ class AnswerFlow:
                 question = resolved.searched
         else:
             query = question
+        # The reranker judges the passages against the question as asked, or, for a follow-up folded
+        # with the previous question (no standalone rewrite could be trusted), against both: alone,
+        # "In which version was it added?" after "Are tee iterators threadsafe?" found accumulate's
+        # "Changed in version 3.8: Added ..." relevant (0.80) and "3.8" was shown as verified.
+        judged_against = query if earlier and resolved.how == "folded" else question
         variants: dict[str, str] = {}
         if self.reformulate is not None:
             run.stage("reformulate")
@@ -147,7 +152,7 @@ class AnswerFlow:
                     **({"dropped": found.dropped} if found.dropped else {}),
                 )
         run.stage("retrieve")
-        retrieval = self.retrieve(query, k, question, variants)
+        retrieval = self.retrieve(query, k, judged_against, variants)
         run.trace.extend(retrieval.trace)
         hops = [Hop(query, retrieval)]
         if strategy == DEEP and self.deep is not None:
