@@ -31,6 +31,16 @@ HEURISTICS = (
             "Name the three rivers of the region.",
             "the question asks for three; the answer names 1",
         ),
+        # an item that says a word of the question again is none of those asked for (crq's vignette:
+        # its third value stood on the next page, and the model wrote the function's name)
+        (
+            "Powell, Portnoy, crq",
+            "Which three values can the method argument of crq take?",
+            "the question asks for three; the answer names 2 (crq: the question's own word)",
+        ),
+        # unless the question offers its own list to choose from
+        ("zoo, xts", "Which two of zoo, xts or sandwich handle irregular time series?", ""),
+        ("Powell, Portnoy, PengHuang", "Which three values can the method argument of crq take?", ""),
         # as many as asked, however joined
         ("time and storage", "What are two basic primary resources used to gauge complexity?", ""),
         ("yes or no", "What are the two simple word responses to a decision problem?", ""),

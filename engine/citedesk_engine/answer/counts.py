@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .claims import sentences
-from .text import NUMBER_WORDS, STOPWORDS, counted, numbers, stem, words
+from .text import NUMBER_WORDS, STOPWORDS, content_stems, counted, numbers, stem, words
 
 # "How many independent human raters ...": the words naming what is counted, up to the question's verb
 # when an auxiliary starts it ("How many raters were recruited?").
@@ -90,12 +90,26 @@ _ITEM_BREAK = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 def too_few_items(claim: str, question: str) -> str:
     """What the guard says when a short answer names fewer things than the question asks for ("What
     are the five heuristics VADER uses?" - "grammatical and syntactical conventions", the sentence
-    introducing the list): shown as verified, a part reads as the whole. "" otherwise."""
+    introducing the list): shown as verified, a part reads as the whole. An item that only says a
+    word of the question again is none of the things asked for, unless the question offers its own
+    list to choose from: "Which three values can the method argument of crq take?" - "Powell,
+    Portnoy, crq" (the passage ended at a page break before the third, "PengHuang"). "" otherwise."""
     asked = _ASKS_FOR.search(question)
     if asked is None:
         return ""
     wanted = int(NUMBER_WORDS.get(asked.group("count").lower(), asked.group("count")))
     items = [item for item in _ITEM_BREAK.split(claim.strip().rstrip(".")) if item.strip()]
-    if len(items) >= wanted:
+    asked_stems = set(content_stems(question))
+    restating = [
+        item
+        for item in items
+        if not _OFFERS.search(question) and content_stems(item) and set(content_stems(item)) <= asked_stems
+    ]
+    named = len(items) - len(restating)
+    if named >= wanted:
         return ""
-    return f"the question asks for {asked.group('count').lower()}; the answer names {len(items)}"
+    said = f" ({', '.join(restating)}: the question's own word)" if restating else ""
+    return f"the question asks for {asked.group('count').lower()}; the answer names {named}{said}"
+
+
+_OFFERS = re.compile(r"\w,\s+\w|\w\s+or\s+\w", re.IGNORECASE)  # "A, B or C": the question lists options
