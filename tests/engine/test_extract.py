@@ -722,6 +722,11 @@ def test_a_title_pages_affiliation_marks_leave_the_names_and_tex_accents_join_th
     x = write(72, 130, "1", 7)
     write(x, 134, "Institut f\u00a8ur Medizininformatik, Universit\u00a8at Erlangen-N\u00a8urnberg")
     write(72, 160, "The area is 12 m2 and the gas is CO2; the stimulus is x1 \u00b4ecole fran\u00e7aise.")
+    x = write(72, 190, "The link is Cauchy")
+    x = write(x, 186, "c", 7)  # a footnote's letter, raised (ordinal's Table 3)
+    x = write(x, 190, " and the index of temp")
+    x = write(x, 193, "i", 7)  # an index, set lower: no mark
+    write(x, 190, " by Fran\u00b8cois.")
     doc.save(tmp_path / "title.pdf")
     doc.close()
 
@@ -730,6 +735,7 @@ def test_a_title_pages_affiliation_marks_leave_the_names_and_tex_accents_join_th
     assert "1 Institut für Medizininformatik, Universität Erlangen-Nürnberg" in text
     # Set on the line, not raised: numbers of the text, whole; an accent before its letter joins it.
     assert "12 m2 and the gas is CO2; the stimulus is x1 école française." in text
+    assert "The link is Cauchy c and the index of tempi by François." in text
     assert pdf_lines.composed("c\u00b8a ma\u02c7cka \u00b4\u0131") == "ça mačka í"
     assert pdf_lines.composed("`date` and ~/x^2") == "`date` and ~/x^2"  # code's ASCII marks stay
 
@@ -758,3 +764,38 @@ def test_a_tables_empty_corner_cell_keeps_every_column_under_its_name(tmp_path: 
     )
     table = next(s for s in run(pdf).segments if s.kind == "table")
     assert table.header == f"{EMPTY_CELL} | median | Kaplan-Meier" and table.label == "Table 1: Scaled MSE."
+
+
+def test_a_column_the_table_finder_merged_is_split_where_every_row_says_so() -> None:
+    """ordinal's Table 4 came out "3 4" over "8 2": the answer for bitterness category 3 was taken
+    from the wrong cell and shown as verified. Short values one under the other in every row of a
+    column, header included, are that many columns; words of a description are one cell."""
+    Line = pdf_lines.Line
+
+    def line(y: float, cells: list[list[tuple[str, float]]]) -> tuple[Line, list[list[tuple[int, int]]]]:
+        words = [(text, x, y, x + 6 * len(text), y + 10) for cell in cells for text, x in cell]
+        return Line(0, tuple(words)), cells
+
+    table = [
+        [[("Contact", 72)], [("3", 200), ("4", 240)], [("Note", 300)]],
+        [[("no", 72)], [("5", 200), ("0", 240)], [("cold", 300)]],
+        [[("yes", 72)], [("8", 200), ("2", 240)], [("warm", 300), ("room", 330)]],
+    ]
+    lines = [line(100 + 20 * i, cells)[0] for i, cells in enumerate(table)]
+    rows = [
+        [
+            [(i, p) for p in range(sum(len(c) for c in cells[:j]), sum(len(c) for c in cells[: j + 1]))]
+            for j in range(3)
+        ]
+        for i, cells in enumerate(table)
+    ]
+    split = pdf_tables._split_merged(rows, lines)
+    assert [[[lines[n].words[p][0] for n, p in cell] for cell in row] for row in split] == [
+        [["Contact"], ["3"], ["4"], ["Note"]],
+        [["no"], ["5"], ["0"], ["cold"]],
+        [["yes"], ["8"], ["2"], ["warm", "room"]],
+    ]
+    # values not under each other (a cell of two words wrapped differently per row): left whole
+    table[1][1] = [("5", 200), ("0", 270)]
+    lines = [line(100 + 20 * i, cells)[0] for i, cells in enumerate(table)]
+    assert pdf_tables._split_merged(rows, lines) == rows

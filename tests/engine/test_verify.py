@@ -822,3 +822,19 @@ def test_of_windows_holding_as_much_of_the_claim_the_one_most_about_it_decides()
     assert dropped.check == "guard: negation", dropped
     kept = gate.check("A library should not attach its own handlers to its loggers.", [LIBRARY_LOGGING])
     assert kept.supported, kept
+
+
+def test_a_symbol_alone_is_an_answer_where_the_passage_quotes_it() -> None:
+    """R's manual, "In R, what character starts a comment?": the model wrote "#", and it was taken for
+    no answer at all (a pointer to passages), refused as "the model found no answer"."""
+    from citedesk_engine.answer.claims import split_claims
+    from citedesk_engine.answer.declined import declines
+
+    passage = "Comments can be put almost anywhere, starting with a hashmark ('#'), to the end of the line."
+    question = "In R, what character starts a comment?"
+    assert not declines("#") and declines("Passage 2") and declines("[1]")
+    assert [c.text for c in split_claims("# [1]", 3)] == ["#"] and split_claims(". [1]", 3) == []
+    verifier, judge = judged(0.9)
+    verdict = verifier.check("#", [passage], question)
+    assert verdict.supported and "a symbol the passage quotes" in verdict.method and judge.calls
+    assert not judged(0.9)[0].check("%%", [passage], question).supported  # a symbol it never writes

@@ -124,7 +124,19 @@ def stated_value(claim: str, passage: str) -> str:
         return "a number the passage states"
     if _null_value_in(claim, passage):
         return "a value the passage gives"
+    if _quoted_symbol_in(claim, passage):
+        return "a symbol the passage quotes"
     return ""
+
+
+def _quoted_symbol_in(claim: str, passage: str) -> bool:
+    """The claim is only a symbol of up to four characters ("#", "<-", "%%") and the passage writes
+    it quoted or as code: "In R, what character starts a comment?" - "#", from "starting with a
+    hashmark ('#')" (R's manual), was taken for no answer at all."""
+    value = claim.strip()
+    if not value or len(value) > 4 or any(ch.isalnum() for ch in value):
+        return False
+    return bool(re.search(rf"[`'\"‘“(]\s*{re.escape(value)}\s*[`'\"’”)]", passage))
 
 
 _NULL = ("None", "null", "NULL", "nil")

@@ -125,7 +125,8 @@ def split_claims(answer: str, passages: int | None = None) -> list[RawClaim]:
             CITATION.sub(lambda found: "" if citation(found) else found.group(0), sentence).split()
         )
         text = re.sub(r"\s+([.,;:!?\u3002])", r"\1", text)
-        if any(ch.isalnum() for ch in text):
+        # A symbol alone is a claim too ("#", the character that starts an R comment).
+        if any(ch.isalnum() for ch in text) or 0 < len(text.strip(".,;:!? ")) <= 4:
             claims.append(RawClaim(text, tuple(cited), lead + a, lead + b))
     return claims
 

@@ -17,8 +17,9 @@ from .text import content_stems
 # An answer that only points at passages: "Passage 1", "See passage 2.", "[1]", "Passages 1 and 3 [1]".
 # The 1.5B writes one at times when it finds no answer (Python's venv tutorial, "How do I create a
 # virtual environment?"): it says nothing, and the gate refused it as a number the passage lacks.
+# A symbol alone is an answer ("#" for the character that starts an R comment), not a pointer.
 _POINTER = re.compile(
-    r"^\W*(?:(?:see|in|from)\s+)?(?:(?:the\s+)?passages?\s*\d+(?:\s*(?:,|and|&)\s*\d+)*)?"
+    r"^[\s.,;:!?'\"“”‘’()\-–—]*(?:(?:see|in|from)\s+)?(?:(?:the\s+)?passages?\s*\d+(?:\s*(?:,|and|&)\s*\d+)*)?"
     r"[\s.:;,]*(?:\[\d+\][\s.,;]*)*$",
     re.IGNORECASE,
 )

@@ -82,6 +82,7 @@ _ACCENT_ON_NEXT = {
     "\u02dd": "\u030b",  # double acute
 }
 _ACCENT_ON_PREVIOUS = {"\u00b8": "\u0327", "\u02db": "\u0328"}  # cedilla, ogonek
+_CEDILLA_FIRST = "cC"  # a cedilla set before or after its letter ("Fran¸cois", "c¸a") takes a c first
 _ACCENTS = frozenset(_ACCENT_ON_NEXT) | frozenset(_ACCENT_ON_PREVIOUS)
 
 
@@ -94,6 +95,14 @@ def composed(word: str) -> str:
     i = 0
     while i < len(word):
         char = word[i]
+        if (
+            char == "\u00b8"
+            and word[i + 1 : i + 2] in tuple(_CEDILLA_FIRST)
+            and out[-1:] not in [["c"], ["C"]]
+        ):
+            out.append(unicodedata.normalize("NFC", word[i + 1] + "\u0327"))
+            i += 2
+            continue
         if char in _ACCENT_ON_NEXT and i + 1 < len(word):
             letter = "i" if word[i + 1] == "\u0131" else word[i + 1]  # a dotless i takes the accent
             joined = unicodedata.normalize("NFC", letter + _ACCENT_ON_NEXT[char])
@@ -116,22 +125,25 @@ def composed(word: str) -> str:
 # Hornik2" on coin's title page, "1Institut für ..."), which made "Hothorn1" a word no question writes:
 # "Who wrote this paper?" was refused. The mark becomes a word of its own, where MuPDF says the span
 # is a superscript; "CO2" or "x1" set on the line stay whole.
-# A word of three letters or more: "m2" (m²), "χ2" and "µt0" are mathematics, and stay whole.
-_MARK_AFTER = re.compile(r"(?P<base>.*[^\W\d_]{3})(?P<mark>\d{1,3}(?:,\d{1,3})*)(?P<tail>[,.;:]?)")
+# A word of three characters or more: "m2" (m²), "χ2" and "µt0" are mathematics, and stay whole. A
+# footnote's letter is a mark too where MuPDF says the span is a superscript ("Cauchyc", "clmmc" in
+# ordinal's tables; "clmm21" is clmm2 and footnote 1).
+_MARK_AFTER = re.compile(r"(?P<base>.*\w{3})(?P<mark>\d{1,3}(?:,\d{1,3})*|[a-z])(?P<tail>[,.;:)]?)")
 _MARK_BEFORE = re.compile(r"(?P<mark>\d{1,3})(?P<base>[^\W\d_]{3}.*)")
 _SUPERSCRIPT = 1  # MuPDF's span flag
 
 
 def superscript_marks(lines: Iterable[dict]) -> list[tuple[str, pymupdf.Rect]]:
-    """The superscript numbers of a page's text dictionary lines: (text, box). A span is one where
-    MuPDF says so, or one set smaller and higher than a span beside it (MuPDF does not flag a mark
-    that opens its line: "1Institut für ...")."""
+    """The superscript numbers and letters of a page's text dictionary lines: (text, box). A number
+    is one where MuPDF says so, or one set smaller and higher than a span beside it (MuPDF does not
+    flag a mark that opens its line: "1Institut für ..."); a letter must be set smaller and higher."""
     found = []
     for line in lines:
         spans = line["spans"]
         for i, span in enumerate(spans):
             text = span["text"].strip()
-            if not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*,?", text):
+            letter = re.fullmatch(r"[a-z]", text) is not None
+            if not letter and not re.fullmatch(r"\d{1,3}(?:,\d{1,3})*,?", text):
                 continue
             beside = [spans[j] for j in (i - 1, i + 1) if 0 <= j < len(spans) and spans[j]["text"].strip()]
             raised = any(
@@ -139,7 +151,8 @@ def superscript_marks(lines: Iterable[dict]) -> list[tuple[str, pymupdf.Rect]]:
                 and span["bbox"][3] < other["bbox"][3] - 0.15 * other["size"]
                 for other in beside
             )
-            if span["flags"] & _SUPERSCRIPT or raised:
+            # A letter only where it is both: MuPDF flags an index set lower ("temp" and "i") too.
+            if raised if letter else span["flags"] & _SUPERSCRIPT or raised:
                 found.append((text, pymupdf.Rect(span["bbox"])))
     return found
 
@@ -147,7 +160,7 @@ def superscript_marks(lines: Iterable[dict]) -> list[tuple[str, pymupdf.Rect]]:
 def split_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> list[Word]:
     """The word, with a superscript mark glued to its end or start split off as a word of its own."""
     text, x0, y0, x1, y1 = word
-    if not marks or not text[:1].isdigit() and not text.rstrip(",.;:")[-1:].isdigit():
+    if not marks:
         return [word]
     for mark, box in marks:
         if not (x0 - 1 <= box.x0 and box.x1 <= x1 + 1 and box.y0 < y1 and box.y1 > y0):
