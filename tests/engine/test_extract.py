@@ -799,3 +799,23 @@ def test_a_column_the_table_finder_merged_is_split_where_every_row_says_so() -> 
     table[1][1] = [("5", 200), ("0", 270)]
     lines = [line(100 + 20 * i, cells)[0] for i, cells in enumerate(table)]
     assert pdf_tables._split_merged(rows, lines) == rows
+
+
+def test_a_label_over_a_tables_columns_is_not_its_header() -> None:
+    """ordinal's Table 4: "Least—Most bitter" over "Temperature | Contact | 1 | 2 | 3 | 4 | 5" was taken
+    for the header, the columns went unnamed, and a wrong cell was shown as verified."""
+    Line = pdf_lines.Line
+
+    def row(*cells: str) -> Line:
+        words, starts = [], []
+        for cell in cells:
+            starts.append(len(words))
+            words += [(w, 0.0, 0.0, 1.0, 1.0) for w in cell.split()]
+        return Line(-1, tuple(words), cells=tuple(starts))
+
+    label = row("", "", "Least—Most bitter", "", "")
+    names = row("Temperature", "Contact", "1", "2", "3")
+    data = row("cold", "yes", "1", "7", "8")
+    assert pdf_tables.header_line([label, names, data]) is names
+    assert pdf_tables.header_line([names, data, data]) is names
+    assert pdf_tables.header_line([row("Name", "Role"), row("Ada", "Analyst"), data]).words[0][0] == "Name"

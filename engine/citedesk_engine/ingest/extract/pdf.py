@@ -23,7 +23,7 @@ from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
 from .pdf_lines import MARGIN, WORD_FLAGS, Line, composed, dehyphenated, split_marks, superscript_marks
-from .pdf_tables import caption, table_row, with_tables
+from .pdf_tables import caption, header_line, table_row, with_tables
 
 log = logging.getLogger(__name__)
 pymupdf.TOOLS.mupdf_display_errors(False)  # damaged files are reported per file, not on stderr
@@ -187,13 +187,14 @@ def extract_pages(
                     # they do not end: that table's cells are split by tabs, as a spreadsheet's.
                     rows = [other for other in body if other.block == line.block]
                     split = "\t" if any("|" in w[0] for other in rows for w in other.words) else " | "
+                    head = header_line(rows)
                 row, row_words = table_row(line, vocabulary, split)
                 words.extend(
                     replace(w, start=w.start + length, end=w.end + length, page=number) for w in row_words
                 )
                 parts.append(row)
                 length += len(row)
-                header = row if line.block != previous_block else header
+                header = row if line is head else header
                 if following is None or following.block != line.block:
                     title = caption(body, line.block)
                     segments.append(
