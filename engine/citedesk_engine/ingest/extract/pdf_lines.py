@@ -123,13 +123,14 @@ def composed(word: str) -> str:
 
 # A superscript mark glued to a word: an affiliation or footnote number ("Torsten Hothorn1, Kurt
 # Hornik2" on coin's title page, "1Institut für ..."), which made "Hothorn1" a word no question writes:
-# "Who wrote this paper?" was refused. The mark becomes a word of its own, where MuPDF says the span
-# is a superscript; "CO2" or "x1" set on the line stay whole.
+# "Who wrote this paper?" was refused. The mark is left out of the text (a reader skips it too), where
+# MuPDF says the span is a superscript or it is set smaller and higher; "CO2" or "x1" set on the line
+# stay whole.
 # A word of three characters or more: "m2" (m²), "χ2" and "µt0" are mathematics, and stay whole. A
 # footnote's letter is a mark too where MuPDF says the span is a superscript ("Cauchyc", "clmmc" in
 # ordinal's tables; "clmm21" is clmm2 and footnote 1).
 _MARK_AFTER = re.compile(r"(?P<base>.*\w{3})(?P<mark>\d{1,3}(?:,\d{1,3})*|[a-z])(?P<tail>[,.;:)]?)")
-_MARK_BEFORE = re.compile(r"(?P<mark>\d{1,3})(?P<base>[^\W\d_]{3}.*)")
+_MARK_BEFORE = re.compile(r"(?P<mark>\d{1,3}|[a-z])(?P<base>[^\W\d_]{3}.*)")
 _SUPERSCRIPT = 1  # MuPDF's span flag
 
 
@@ -158,7 +159,9 @@ def superscript_marks(lines: Iterable[dict]) -> list[tuple[str, pymupdf.Rect]]:
 
 
 def split_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> list[Word]:
-    """The word, with a superscript mark glued to its end or start split off as a word of its own."""
+    """The word without a superscript mark glued to its end or start ("Hothorn1," -> "Hothorn,"). Set
+    apart as words of their own ("Dirk Eddelbuettel a and James Joseph Balamuta b"), the marks read
+    as words: the answer model wrote the Rcpp paper's authors "Eddelbuettel, Dirk Eddelbuettel, ..."."""
     text, x0, y0, x1, y1 = word
     if not marks:
         return [word]
@@ -167,8 +170,8 @@ def split_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> list[W
             continue
         after = _MARK_AFTER.fullmatch(text)
         if after and mark.rstrip(",") == after["mark"] and box.x0 > x0 + 1:
-            return [(after["base"], x0, y0, box.x0, y1), (after["mark"] + after["tail"], box.x0, y0, x1, y1)]
+            return [(after["base"] + after["tail"], x0, y0, x1, y1)]
         before = _MARK_BEFORE.fullmatch(text)
         if before and mark.rstrip(",") == before["mark"] and box.x1 < x1 - 1:
-            return [(before["mark"], x0, y0, box.x1, y1), (before["base"], box.x1, y0, x1, y1)]
+            return [(before["base"], box.x1, y0, x1, y1)]
     return [word]
