@@ -22,7 +22,7 @@ from ...errors import Cancelled, ExtractionError
 from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
-from .pdf_lines import MARGIN, WORD_FLAGS, Line, composed, dehyphenated, split_marks, superscript_marks
+from .pdf_lines import MARGIN, WORD_FLAGS, Line, composed, dehyphenated, superscript_marks, without_marks
 from .pdf_tables import caption, header_line, table_row, with_tables
 
 log = logging.getLogger(__name__)
@@ -418,7 +418,7 @@ def _lines(page: pymupdf.Page) -> tuple[list[Line], dict[str, list[str]]]:
         if key is not None and (block, line) != key:
             lines.append(Line(key[0], tuple(current)))
             current = []
-        current.extend(split_marks((composed(word), x0, y0, x1, y1), marks))
+        current.append(without_marks((composed(word), x0, y0, x1, y1), marks))
         key = (block, line)
     if current and key is not None:
         lines.append(Line(key[0], tuple(current)))

@@ -95,11 +95,8 @@ def composed(word: str) -> str:
     i = 0
     while i < len(word):
         char = word[i]
-        if (
-            char == "\u00b8"
-            and word[i + 1 : i + 2] in tuple(_CEDILLA_FIRST)
-            and out[-1:] not in [["c"], ["C"]]
-        ):
+        after_c = bool(out) and out[-1] in _CEDILLA_FIRST
+        if char == "\u00b8" and not after_c and word[i + 1 : i + 2] in tuple(_CEDILLA_FIRST):
             out.append(unicodedata.normalize("NFC", word[i + 1] + "\u0327"))
             i += 2
             continue
@@ -121,14 +118,12 @@ def composed(word: str) -> str:
     return "".join(out)
 
 
-# A superscript mark glued to a word: an affiliation or footnote number ("Torsten Hothorn1, Kurt
-# Hornik2" on coin's title page, "1Institut für ..."), which made "Hothorn1" a word no question writes:
-# "Who wrote this paper?" was refused. The mark is left out of the text (a reader skips it too), where
-# MuPDF says the span is a superscript or it is set smaller and higher; "CO2" or "x1" set on the line
-# stay whole.
-# A word of three characters or more: "m2" (m²), "χ2" and "µt0" are mathematics, and stay whole. A
-# footnote's letter is a mark too where MuPDF says the span is a superscript ("Cauchyc", "clmmc" in
-# ordinal's tables; "clmm21" is clmm2 and footnote 1).
+# A superscript mark glued to a word: an affiliation or footnote number or letter ("Torsten Hothorn1,
+# Kurt Hornik2" on coin's title page, "1Institut für ...", "Cauchyc" in ordinal's tables), which made
+# "Hothorn1" a word no question writes: "Who wrote this paper?" was refused. The mark is left out of
+# the text, as a reader skips it (`superscript_marks` says which spans are marks). Only on a word of
+# three characters or more: "m2" (m²), "χ2" and "µt0" are mathematics, and stay whole; "clmm21" is
+# clmm2 and footnote 1.
 _MARK_AFTER = re.compile(r"(?P<base>.*\w{3})(?P<mark>\d{1,3}(?:,\d{1,3})*|[a-z])(?P<tail>[,.;:)]?)")
 _MARK_BEFORE = re.compile(r"(?P<mark>\d{1,3}|[a-z])(?P<base>[^\W\d_]{3}.*)")
 _SUPERSCRIPT = 1  # MuPDF's span flag
@@ -152,26 +147,27 @@ def superscript_marks(lines: Iterable[dict]) -> list[tuple[str, pymupdf.Rect]]:
                 and span["bbox"][3] < other["bbox"][3] - 0.15 * other["size"]
                 for other in beside
             )
-            # A letter only where it is both: MuPDF flags an index set lower ("temp" and "i") too.
-            if raised if letter else span["flags"] & _SUPERSCRIPT or raised:
+            flagged = bool(span["flags"] & _SUPERSCRIPT)
+            # A letter only where it is set higher: MuPDF flags an index set lower ("temp", "i") too.
+            if raised or (flagged and not letter):
                 found.append((text, pymupdf.Rect(span["bbox"])))
     return found
 
 
-def split_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> list[Word]:
+def without_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> Word:
     """The word without a superscript mark glued to its end or start ("Hothorn1," -> "Hothorn,"). Set
     apart as words of their own ("Dirk Eddelbuettel a and James Joseph Balamuta b"), the marks read
     as words: the answer model wrote the Rcpp paper's authors "Eddelbuettel, Dirk Eddelbuettel, ..."."""
     text, x0, y0, x1, y1 = word
     if not marks:
-        return [word]
+        return word
     for mark, box in marks:
         if not (x0 - 1 <= box.x0 and box.x1 <= x1 + 1 and box.y0 < y1 and box.y1 > y0):
             continue
         after = _MARK_AFTER.fullmatch(text)
         if after and mark.rstrip(",") == after["mark"] and box.x0 > x0 + 1:
-            return [(after["base"] + after["tail"], x0, y0, x1, y1)]
+            return (after["base"] + after["tail"], x0, y0, x1, y1)
         before = _MARK_BEFORE.fullmatch(text)
         if before and mark.rstrip(",") == before["mark"] and box.x1 < x1 - 1:
-            return [(before["base"], box.x1, y0, x1, y1)]
-    return [word]
+            return (before["base"], box.x1, y0, x1, y1)
+    return word
