@@ -180,23 +180,26 @@ def test_a_word_broken_over_two_lines_of_a_pdf_is_quoted_whole() -> None:
     assert "multivariate t-probabilities" in quote  # a compound's hyphen after one letter stays
 
 
+def quoted(value: str, text: str, path: str, page: int | None, question: str) -> str:
+    """The quote shown under the verified short answer `value`, checked against all of `text`."""
+    from citedesk_engine.export import claim_quote
+
+    ref = SourceRef("u1", "d", path, page, (), 0, len(text), text)
+    claim = Claim(value, True, ("u1",), "verifier", 0.9, (("u1", 0, len(text)),))
+    answer = Answer(question, Decision.ANSWERED, f"{value} [1]", (claim,), (ref,), (), ())
+    return claim_quote(claim, answer)
+
+
 def test_a_long_sentence_is_quoted_around_the_answer() -> None:
     """A window session on sandwich's vignette: the standard error 0.0043029 was quoted with a whole
     printed R table starting mid-call, no sign of which of its thirty numbers was the answer."""
-    from citedesk_engine.export import claim_quote
-
     text = (
         "R> se <- function(vcov) sapply(vcov, function(x) sqrt(diag(x)))\nR> se(vc)\n"
         "standard basic CL-1 boot\ncount_(Intercept) 0.2249894 0.6034277 0.8944541 0.8667209\n"
         "count_institutions 0.0016022 0.0024664 0.0043029 0.0041135\n"
         "count_log(capital/employment) 0.0546614 0.0817540 0.1521416 0.1494889"
     )
-    ref = SourceRef("u1", "d", "/docs/sandwich-CL.pdf", 17, (), 0, len(text), text)
-    value = Claim("0.0043029", True, ("u1",), "verifier", 0.9, (("u1", 0, len(text)),))
-    answer = Answer(
-        "What is the CL-1 standard error?", Decision.ANSWERED, "0.0043029 [1]", (value,), (ref,), (), ()
-    )
-    quote = claim_quote(value, answer)
+    quote = quoted("0.0043029", text, "/docs/sandwich-CL.pdf", 17, "What is the CL-1 standard error?")
     assert quote.startswith("…") and quote.endswith("…") and len(quote) < 170
     assert "count_institutions 0.0016022 0.0024664 0.0043029 0.0041135" in quote
     assert "R> se <-" not in quote
@@ -205,26 +208,15 @@ def test_a_long_sentence_is_quoted_around_the_answer() -> None:
 def test_an_answer_of_several_values_is_quoted_around_them() -> None:
     """A window session on lmtest's vignette: "22.377, 0.001034" (the BP statistic and its p-value)
     was quoted from its passage's start, "The residual plot suggests ...", the values cut off."""
-    from citedesk_engine.export import claim_quote
-
     text = (
         "The residual plot suggests that the variance of the residuals is not constant over the years, "
         "and the model is fitted again with a variance model before the test is applied to it "
         "R> var.model <- ~ I(dy^2) R> bptest(jocci.model, var.model, data = jocci) studentized "
         "Breusch-Pagan test data: jocci.model BP = 22.377, df = 6, p-value = 0.001034"
     )
-    ref = SourceRef("u1", "d", "/docs/lmtest-intro.pdf", 3, (), 0, len(text), text)
-    value = Claim("22.377, 0.001034", True, ("u1",), "verifier", 0.9, (("u1", 0, len(text)),))
-    answer = Answer(
-        "What are the BP statistic and p-value?",
-        Decision.ANSWERED,
-        "22.377, 0.001034 [1]",
-        (value,),
-        (ref,),
-        (),
-        (),
+    quote = quoted(
+        "22.377, 0.001034", text, "/docs/lmtest-intro.pdf", 3, "What are the BP statistic and p-value?"
     )
-    quote = claim_quote(value, answer)
     assert "BP = 22.377, df = 6, p-value = 0.001034" in quote and quote.startswith("…")
     assert "The residual plot" not in quote
 

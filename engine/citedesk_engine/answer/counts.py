@@ -99,12 +99,8 @@ def too_few_items(claim: str, question: str) -> str:
         return ""
     wanted = int(NUMBER_WORDS.get(asked.group("count").lower(), asked.group("count")))
     items = [item for item in _ITEM_BREAK.split(claim.strip().rstrip(".")) if item.strip()]
-    asked_stems = set(content_stems(question))
-    restating = [
-        item
-        for item in items
-        if not _OFFERS.search(question) and content_stems(item) and set(content_stems(item)) <= asked_stems
-    ]
+    asked_stems = set() if _OFFERS.search(question) else set(content_stems(question))
+    restating = [item for item in items if content_stems(item) and set(content_stems(item)) <= asked_stems]
     named = len(items) - len(restating)
     if named >= wanted:
         return ""

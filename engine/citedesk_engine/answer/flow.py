@@ -130,13 +130,13 @@ class AnswerFlow:
             query = resolved.searched
             if resolved.how == "rewritten":
                 question = resolved.searched
+            # The reranker judges the passages against the question, or, for a follow-up folded with
+            # the previous question (no standalone rewrite could be trusted), against both: alone,
+            # "In which version was it added?" after "Are tee iterators threadsafe?" found
+            # accumulate's "Changed in version 3.8: Added ..." relevant (0.80), "3.8" shown verified.
+            judged_against = query if resolved.how == "folded" else question
         else:
-            query = question
-        # The reranker judges the passages against the question as asked, or, for a follow-up folded
-        # with the previous question (no standalone rewrite could be trusted), against both: alone,
-        # "In which version was it added?" after "Are tee iterators threadsafe?" found accumulate's
-        # "Changed in version 3.8: Added ..." relevant (0.80) and "3.8" was shown as verified.
-        judged_against = query if earlier and resolved.how == "folded" else question
+            query = judged_against = question
         variants: dict[str, str] = {}
         if self.reformulate is not None:
             run.stage("reformulate")

@@ -92,11 +92,11 @@ def inverted_comparison(claim: str, window: str) -> str:
     "monitoring with boda is substantially slower than using the Farrington procedures". A claim in
     other words than its window's is no restatement for `rewritten`, so the two sides are read around
     "than": the words before the comparative and those after "than" must each share a content word
-    with the same side of the window's comparison, and share more with the same sides than across. The
-    comparison read the other way round ("the
-    Farrington procedures are quicker than boda") says the same and passes; a negated claim or
-    sentence ("is not slower than") is the negation guard's, and so is a bound with another number
-    ("less than 305 million" against "more than 300 million"). "" when none is found."""
+    with the same side of the window's comparison, and share more with the same sides than across.
+    The comparison read the other way round ("the Farrington procedures are quicker than boda") says
+    the same and passes; a negated claim or sentence ("is not slower than") is the negation guard's,
+    and a bound with another number ("less than 305 million" against "more than 300 million") the
+    verifier's. "" when none is found."""
     if negated(claim):
         return ""
     said = _comparisons(claim)

@@ -247,20 +247,18 @@ def _split_merged(rows: list[list[_Cell]], lines: list[Line]) -> list[list[_Cell
         middles = [[(w[1] + w[3]) / 2 for w in ws] for ws in words]
         if all(max(m[i] for m in middles) - min(m[i] for m in middles) <= _BESIDE for i in range(k)):
             split[c] = k
-    if not split:
-        return rows
-    return [
-        [
-            part
-            for c, cell in enumerate(row)
-            for part in (
-                [[spot] for spot in cell]
-                if c in split and len(cell) == split[c]
-                else [cell] + [[] for _ in range(split.get(c, 1) - 1)]
-            )
-        ]
-        for row in rows
-    ]
+    result = []
+    for row in rows:
+        cells: list[_Cell] = []
+        for c, cell in enumerate(row):
+            if c not in split:
+                cells.append(cell)
+            elif len(cell) == split[c]:
+                cells += [[spot] for spot in cell]  # a word a column
+            else:
+                cells += [cell] + [[] for _ in range(split[c] - 1)]  # an empty cell stays one cell wide
+        result.append(cells)
+    return result
 
 
 _SHORT_CELL = 8  # characters: a value ("0.25", "n/a"), not a word of a description
