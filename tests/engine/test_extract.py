@@ -744,7 +744,8 @@ def test_a_tables_empty_corner_cell_keeps_every_column_under_its_name(tmp_path: 
     """crq's Table 1 heads its row labels ("n = 200") with an empty cell: left out, "median" named the
     labels' column and each value sat under the next column's name, so the gate refused the right
     Kaplan-Meier value as being from "Nelson-Aalen". So it was in every format's tables."""
-    from citedesk_engine.ingest.extract.base import EMPTY_CELL, table_lines
+    from citedesk_engine.index.table_keys import EMPTY_CELL
+    from citedesk_engine.ingest.extract.base import table_lines
 
     assert table_lines([["", "", "median", "Kaplan-Meier", ""], ["", "n = 200", "1.581", "1.924", ""]]) == [
         f"{EMPTY_CELL} | median | Kaplan-Meier",

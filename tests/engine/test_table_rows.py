@@ -12,6 +12,7 @@ from citedesk_engine.answer.row_comparisons import not_the_compared, not_the_ext
 from citedesk_engine.answer.table_rows import (
     answer_rows,
     compares_rows,
+    header_and_rows,
     name_in_no_row,
     wrong_cell,
     wrong_column,
@@ -686,3 +687,26 @@ def test_a_pdf_tables_caption_names_what_its_rows_do_not() -> None:
     assert "Table, MSE" in name_in_no_row(question, rows)
     assert wrong_cell("1.924", titled, question) == ""
     assert "table row" in wrong_cell("1.972", titled, question)  # n = 50's
+
+
+def test_a_label_over_the_columns_is_not_the_header_and_numbered_columns_are_asked_for() -> None:
+    """ordinal's Table 4 (a window session): counts under a label "Least—Most bitter" over columns
+    named 1 to 5. Read as the header, the label left the columns unnamed, and "1", the cell of
+    column 2 of the row asked about, was shown as verified for category 4 (7 is right)."""
+    table = (
+        "– | – | Least—Most bitter\n"
+        "Temperature | Contact | 1 | 2 | 3 | 4 | 5\n"
+        "cold | no | 4 | 9 | 5 | 0 | 0\n"
+        "cold | yes | 1 | 7 | 8 | 2 | 0\n"
+        "warm | no | 0 | 5 | 8 | 3 | 2\n"
+        "warm | yes | 0 | 1 | 5 | 7 | 5"
+    )
+    header, rows = header_and_rows(table) or ("", [])
+    assert header.startswith("Temperature | Contact") and len(rows) == 4
+    question = "How many ratings were in bitterness category 4 at warm temperature with contact yes?"
+    assert wrong_cell("7", table, question) == ""
+    assert "the column '2', the question asks for '4'" in wrong_cell("1", table, question)
+    assert "table row" in wrong_cell("8", table, question)  # cold and yes, category 3
+    # A row writing as many cells as the next is a header, its first cell left empty or not.
+    crq = "– | median | Kaplan-Meier\nn = 50 | 1.602 | 1.972\nn = 200 | 1.581 | 1.924"
+    assert (header_and_rows(crq) or ("",))[0].startswith("– | median")

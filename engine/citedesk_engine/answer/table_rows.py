@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..identifiers import identifiers
-from ..index.table_keys import MONTHS, cell_separator, positions, question_keys
+from ..index.table_keys import EMPTY_CELL, MONTHS, cell_separator, positions, question_keys
 from ..types import EvidenceUnit
 from .text import DATE_OR_TIME, STOPWORDS, content_stems, numbers, shorten, stem, terms, tokens, words
 
@@ -217,7 +217,9 @@ def wrong_column(answer: str, passage: str, question: str) -> WrongColumn | None
     asked = _asked_columns(columns, cells, question)
     if len(asked) != 1:
         return None
-    wanted = terms(answer) - asked_terms - set(content_stems(header))
+    # An answer that is also a column's name is a cell too: "1" in a table with columns "1" to "5".
+    wanted = terms(answer) - asked_terms
+    wanted = wanted - set(content_stems(header)) or wanted
     if not wanted:
         return None
     named = _named_rows(question, rows, set(content_stems(header))) or range(len(rows))
@@ -517,5 +519,16 @@ def header_and_rows(passage: str) -> tuple[str, list[tuple[int, int]]] | None:
         cells = [(a, b) for a, b in lines if is_row(passage[a:b])]
         if len(cells) >= _MIN_ROWS + 1 and len(cells) >= 0.8 * len(lines) - 1:
             (a, b), *rows = cells
+            if len(rows) > _MIN_ROWS and 2 * _written(passage[a:b]) <= _written(passage[slice(*rows[0])]):
+                (a, b), *rows = rows  # a label over the columns, the column names under it
             return passage[a:b], rows
     return None
+
+
+def _written(line: str) -> int:
+    """How many cells of a row write something (not "" nor EMPTY_CELL). A row writing at most half as
+    many cells as the next is a label over the columns ("– | – | Least—Most bitter" over "Temperature
+    | Contact | 1 | 2 | 3 | 4 | 5" in ordinal's Table 4): read as the header, it left the columns
+    unnamed, and "1", the cell of column 2, was shown as verified for column 4 of the row asked about."""
+    separator = cell_separator(line)
+    return sum(1 for cell in line.split(separator) if cell.strip() not in ("", EMPTY_CELL))

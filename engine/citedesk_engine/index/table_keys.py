@@ -19,6 +19,11 @@ import re
 
 from ..types import EvidenceUnit
 
+# An empty cell before a row's first written one. Left out, it moved the row's cells a column to the
+# left: a header with an empty corner cell ("", "median", "Kaplan-Meier", ...) named each column of
+# its rows by the next column's name, and the gate refused crq's right Kaplan-Meier value as being
+# from the column "Nelson-Aalen" (a window session). Empty cells between written ones are "".
+EMPTY_CELL = "–"
 _MAX_KEY = 60  # characters: a longer first cell is prose, not a key
 _MAX_WORDS = 3  # a question's phrases looked up as keys: words, and runs of two and three
 _WORD = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*", re.UNICODE)

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ...index.table_keys import EMPTY_CELL
 from ...types import DocumentMeta, StructureNode
 
 
@@ -21,11 +22,6 @@ class Segment:
     header: str = ""  # a table's header row, repeated as context of each row block
 
 
-# An empty cell before a row's first written one. Left out, it moved the row's cells a column to the
-# left: a header with an empty corner cell ("", "median", "Kaplan-Meier", ...) named each column of
-# its rows by the next column's name, and the gate refused crq's right Kaplan-Meier value as being
-# from the column "Nelson-Aalen" (a window session). Empty cells between written ones are "".
-EMPTY_CELL = "–"
 
 
 def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:

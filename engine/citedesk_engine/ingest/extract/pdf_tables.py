@@ -10,7 +10,8 @@ from collections.abc import Sequence
 import pymupdf
 
 from ..._pymupdf_without_layout import load_layout
-from .base import EMPTY_CELL, WordBox
+from ...index.table_keys import EMPTY_CELL
+from .base import WordBox
 from .pdf_lines import MARGIN, WORD_FLAGS, Line, Word, dehyphenated
 
 pymupdf.no_recommend_layout()  # its advice, printed on stdout: the analyser is loaded when needed
