@@ -607,3 +607,31 @@ def test_a_passage_found_without_a_retrievers_score_is_said_so_without_one() -> 
         _provenance(found, None)
         == "Found by lexical #1 (score 12.5), title page #2; fused 0.9000, rerank 0.4."
     )
+
+
+def test_a_passage_running_on_over_a_page_break_opens_where_its_claim_stands(qtbot, tmp_path: Path) -> None:
+    """A passage whose sentence goes on over a page break is drawn on two pages: the citation opens
+    at the page holding the claim's sentence, and each page marks its own lines of the passage."""
+    from citedesk_engine.types import Answer, Claim, Decision
+
+    pdf = factories.pdf(
+        tmp_path / "crq.pdf", ["We compare Kaplan-Meier, Nelson-Aalen and the", "method of Powell."]
+    )
+    first, second = source_of(pdf, 1, "Nelson-Aalen and the"), source_of(pdf, 2, "method of Powell.")
+    boxes = (
+        Box(*[getattr(first.boxes[0], f) for f in ("page", "x0", "y0", "x1", "y1")], 0, 20),
+        Box(*[getattr(second.boxes[0], f) for f in ("page", "x0", "y0", "x1", "y1")], 21, 38),
+    )
+    passage = "Nelson-Aalen and the method of Powell."
+    source = SourceRef("u-1", str(pdf), str(pdf), 1, boxes, 0, 38, passage)
+    claim = Claim("The third is the method of Powell.", True, ("u-1",), "supported", 1.0, (("u-1", 21, 38),))
+    answer = Answer("Which is the third?", Decision.ANSWERED, claim.text, (claim,), (source,), (), ())
+    viewer, _ = shown_viewer(qtbot, 600)
+    viewer.show_source(source, answer)
+    qtbot.waitUntil(lambda: viewer.shown == (str(pdf), 2), timeout=10_000)
+    assert viewer.highlighted_boxes == 1 and viewer.strong_boxes == 1
+    assert "page 2 (the passage starts on page 1)" in viewer.header.text()
+    viewer.previous_page()
+    qtbot.waitUntil(lambda: viewer.shown == (str(pdf), 1), timeout=10_000)
+    assert viewer.highlighted_boxes == 1 and viewer.strong_boxes == 0  # the passage, lightly
+    assert "page 1 (the passage goes on to page 2)" in viewer.header.text()

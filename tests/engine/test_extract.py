@@ -820,3 +820,29 @@ def test_a_label_over_a_tables_columns_is_not_its_header() -> None:
     assert pdf_tables.header_line([label, names, data]) is names
     assert pdf_tables.header_line([names, data, data]) is names
     assert pdf_tables.header_line([row("Name", "Role"), row("Ada", "Analyst"), data]).words[0][0] == "Name"
+
+
+def test_a_sentence_running_on_over_a_page_break_is_one_passage(tmp_path: Path) -> None:
+    """quantreg's crq vignette named its third estimator on the next page: no passage held the
+    sentence whole, and the third value of the list was never read (a window session)."""
+    from citedesk_engine.ingest.chunk import chunk
+    from citedesk_engine.ingest.units import build_units
+
+    pages = [
+        ["We compare the estimators of Kaplan-Meier, Nelson-Aalen and the", "method of Powell, as imple-"],
+        ["mented in crq. The results follow in Table 1.", "Each estimator was run 500 times."],
+        ["A new section starts here on page three."],
+    ]
+    doc = run(factories.paper_pdf(tmp_path / "crq.pdf", pages, header="Journal {page}"))
+    assert "of Powell, as implemented in crq." in doc.text  # a word broken over the pages too
+    assert "500 times.\n\nA new section" in doc.text  # a sentence that ends on its page ends there
+    texts = [s for s in doc.segments if s.kind == "text"]
+    assert [s.page for s in texts] == [1, 3]
+    units = build_units("crq.pdf", "v1", doc.text, chunk(doc.text, doc.segments, 200, 20), doc.words)
+    first = units[0]
+    assert "Nelson-Aalen and the method of Powell, as implemented in crq." in " ".join(first.passage.split())
+    assert first.page == 1 and {box.page for box in first.boxes} == {1, 2}
+    # A passage of the run-on segment starting on the second page is on that page.
+    small = build_units("crq.pdf", "v1", doc.text, chunk(doc.text, doc.segments, 12, 0), doc.words)
+    late = next(u for u in small if u.passage.startswith("Each estimator"))
+    assert late.page == 2 and {box.page for box in late.boxes} == {2}

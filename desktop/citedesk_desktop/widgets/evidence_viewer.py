@@ -193,7 +193,7 @@ class EvidenceViewer(QWidget):
         if source.page and is_paged(Path(source.path).suffix):
             self.stack.setCurrentWidget(self.scroll)
             self._set_tools(True)
-            self._go(source.page)
+            self._go(self._opening_page())
         else:
             self.stack.setCurrentWidget(self.text)
             self._set_tools(False)
@@ -260,6 +260,10 @@ class EvidenceViewer(QWidget):
                 where = f"{where}, {lines}" if titled else lines
         elif page == source.page:
             where = page_words(source.path, source.page, source.section)
+            later = max((box.page for box in source.boxes), default=page)
+            where += f" (the passage goes on to page {later})" if later > page else ""
+        elif page in self._passage_pages():
+            where = f"page {page} (the passage starts on page {source.page})"
         else:
             where = f"page {page} (the passage is on page {source.page})"
         confidence = source.ocr_confidence
@@ -286,18 +290,19 @@ class EvidenceViewer(QWidget):
         pixmap.loadFromData(png, "PNG")
         first_box: tuple[float, float] | None = None  # the marked lines' left and top
         self.strong_boxes = 0
-        if page == self.source.page:
+        if page in self._passage_pages():
             painter = QPainter(pixmap)
             boxes = [box for box in self.source.boxes if box.page == page]
             # The lines of the claims' sentences strongly, the rest of the passage lightly; where no
             # line is known to hold them (a library built before boxes knew their characters), the
             # whole passage as before. The view opens at the first strong line.
-            strong = {box for box in boxes if self._holds_claim(box)}
+            claimed = {box for box in self.source.boxes if self._holds_claim(box)}
+            strong = claimed.intersection(boxes)
             for box in boxes:
                 rect = QRectF(
                     box.x0 * scale, box.y0 * scale, (box.x1 - box.x0) * scale, (box.y1 - box.y0) * scale
                 )
-                marked = box in strong or not strong
+                marked = box in strong or not claimed
                 # A refusal's closest passage is only ever marked lightly: it is no evidence.
                 painter.fillRect(rect, HIGHLIGHT if marked and not self._not_evidence() else PASSAGE)
                 if marked:
@@ -313,9 +318,7 @@ class EvidenceViewer(QWidget):
         if first_box is not None:
             first_box = (first_box[0] / ratio, first_box[1] / ratio)
         self.image.setPixmap(pixmap)
-        self.highlighted_boxes = (
-            sum(1 for b in self.source.boxes if b.page == page) if page == self.source.page else 0
-        )
+        self.highlighted_boxes = sum(1 for b in self.source.boxes if b.page == page)
         self.previous_button.setEnabled(page > 1)
         self.next_button.setEnabled(page < self.pages)
         fitting = self._fitting_zoom() if self.auto_fit else None
@@ -345,6 +348,19 @@ class EvidenceViewer(QWidget):
         reachable_y = max(0, min(y, int(size.height()) - view.height()))
         if across.maximum() >= reachable_x and down.maximum() >= reachable_y:
             self._scroll_to = None
+
+    def _passage_pages(self) -> set[int]:
+        """The pages the shown passage is drawn on: its own, and the next where it runs on over a
+        page break."""
+        assert self.source is not None
+        return {self.source.page or 0} | {box.page for box in self.source.boxes}
+
+    def _opening_page(self) -> int:
+        """The page a citation opens at: the first that holds a claim's sentence (a passage running on
+        over a page break may hold it on its second page), or the passage's own."""
+        assert self.source is not None
+        claimed = [box.page for box in self.source.boxes if self._holds_claim(box)]
+        return min(claimed) if claimed else self.source.page or 1
 
     def _holds_claim(self, box: Box) -> bool:
         return box.start >= 0 and any(box.start < end and start < box.end for start, end in self.claim_spans)

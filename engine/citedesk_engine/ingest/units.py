@@ -46,6 +46,10 @@ def build_units(
         # knowing which table it is from ("the codename of Debian 12" is a row of debian.csv).
         context = segment.header
         section = segment.label or (Path(document).name if segment.header else "")
+        # A PDF's text running on over a page break is one segment: the passage is on the page of
+        # its first word, and may go on to the next (its boxes say where each word is drawn).
+        boxes = boxes_for(words, word_starts, piece.start, piece.end)
+        page = boxes[0].page if boxes and segment.page else segment.page
         units.append(
             EvidenceUnit(
                 unit_id=f"{version}-{ordinal:05d}",
@@ -55,8 +59,8 @@ def build_units(
                 passage=passage,
                 char_start=piece.start,
                 char_end=piece.end,
-                page=segment.page,
-                boxes=boxes_for(words, word_starts, piece.start, piece.end),
+                page=page,
+                boxes=boxes,
                 section=section,
                 context=context,
                 scripts=scripts_in(passage),

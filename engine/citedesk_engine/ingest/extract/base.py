@@ -22,8 +22,6 @@ class Segment:
     header: str = ""  # a table's header row, repeated as context of each row block
 
 
-
-
 def table_lines(rows: Sequence[Sequence[str]]) -> list[str]:
     """A table's rows as lines, cells split by " | ": columns no row writes are left out, a row's
     empty cells after its last written one too, and those before its first are EMPTY_CELL; a row

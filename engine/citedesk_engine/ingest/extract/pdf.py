@@ -22,7 +22,16 @@ from ...errors import Cancelled, ExtractionError
 from ...types import DocumentMeta
 from ..ocr import OcrJob, reading_order, text_layer_problem
 from .base import ExtractedDocument, Segment, StructureNode, WordBox, file_meta, hidden_text_warning
-from .pdf_lines import MARGIN, WORD_FLAGS, Line, composed, dehyphenated, superscript_marks, without_marks
+from .pdf_lines import (
+    MARGIN,
+    WORD_FLAGS,
+    Line,
+    composed,
+    dehyphenated,
+    runs_on,
+    superscript_marks,
+    without_marks,
+)
 from .pdf_tables import caption, header_line, table_row, with_tables
 
 log = logging.getLogger(__name__)
@@ -158,17 +167,27 @@ def extract_pages(
     segments: list[Segment] = []
     words: list[WordBox] = []
     page_starts: list[int] = []
-    for index, (lines, height) in enumerate(pages):
+    bodies = [
+        [line for line in lines if not _is_furniture(line, height, furniture)] for lines, height in pages
+    ]
+    joined = False  # the previous line ended in a broken word that this line's first word ends
+    for index, body in enumerate(bodies):
         number = index + 1
-        if length:
-            parts.append("\n\n")
-            length += 2
+        # A sentence going on from the page before stays in one segment, so a passage can hold it
+        # whole; the page's text outside its tables is another segment otherwise.
+        runs = bool(length) and runs_on(bodies[index - 1], body)
+        separator = ("" if joined else " ") if runs else "\n\n" if length else ""
+        parts.append(separator)
+        length += len(separator)
+        if runs:
+            last = segments.pop()
+            text_start, text_page = last.start, last.page or number
+        else:
+            text_start, text_page = length, number
         page_start = length
         page_starts.append(page_start)
-        body = [line for line in lines if not _is_furniture(line, height, furniture)]
         previous_block: int | None = None
-        joined = False  # the previous line ended in a broken word that this line's first word ends
-        text_start = page_start  # where the page's text outside its tables resumes
+        joined = False
         header = ""  # the first row of the table being written
         for i, line in enumerate(body):
             before = length  # where the text before this line ends
@@ -181,7 +200,7 @@ def extract_pages(
             if line.cells:  # a row of a table: a segment of its own, its first row the header
                 if line.block != previous_block:
                     if before > text_start:
-                        segments.append(Segment(text_start, before, page=number))
+                        segments.append(Segment(text_start, before, page=text_page))
                     table_start = length
                     # Cells that write "|" themselves (lme4's formulas, "(1 | g)") would split where
                     # they do not end: that table's cells are split by tabs, as a spreadsheet's.
@@ -200,11 +219,13 @@ def extract_pages(
                     segments.append(
                         Segment(table_start, length, page=number, label=title, kind="table", header=header)
                     )
-                    text_start = length
+                    text_start, text_page = length, number
                 previous_block = line.block
                 continue
             if previous_block is not None and previous_block < 0:
-                text_start = length  # after a table, past the separator
+                text_start, text_page = length, number  # after a table, past the separator
+            if following is None and index + 1 < len(bodies) and runs_on(body, bodies[index + 1]):
+                following = replace(bodies[index + 1][0], block=line.block)  # a word broken over pages
             for position, (word, x0, y0, x1, y1) in enumerate(line.words):
                 if position:
                     parts.append(" ")
@@ -221,10 +242,10 @@ def extract_pages(
                 length += len(word)
             previous_block = line.block
         if length > text_start:
-            segments.append(Segment(text_start, length, page=number))
+            segments.append(Segment(text_start, length, page=text_page))
         if length == page_start and length:  # an empty page adds no separator
             parts.pop()
-            length -= 2
+            length -= len(separator)
             page_starts[-1] = length
     text = "".join(parts)
     if not text.strip():

@@ -171,3 +171,20 @@ def without_marks(word: Word, marks: Sequence[tuple[str, pymupdf.Rect]]) -> Word
         if before and mark.rstrip(",") == before["mark"] and box.x1 < x1 - 1:
             return (before["base"], box.x1, y0, x1, y1)
     return word
+
+
+# How a sentence ends: a page whose text ends so does not run on into the next.
+_ENDS_SENTENCE = '.!?:;)]"”’'
+
+
+def runs_on(body: list[Line], following: list[Line]) -> bool:
+    """Whether a page's text goes on into the next page's in mid-sentence: both are text where they
+    meet (no table row), the page's last word ends no sentence, and the next page's first word starts
+    in lower case ("... the estimators of Kaplan-Meier, Nelson-Aalen and" / "crq's own"). Written
+    apart, neither page's passage held the sentence whole: crq's third estimator was never read."""
+    if not body or not following or body[-1].cells or following[0].cells:
+        return False
+    if not body[-1].words or not following[0].words:
+        return False
+    last, first = body[-1].words[-1][0], following[0].words[0][0]
+    return last[-1:] not in _ENDS_SENTENCE and first[:1].islower()
