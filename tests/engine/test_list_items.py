@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citedesk_engine.answer.list_items import other_item, other_label
+from citedesk_engine.answer.list_items import other_item, other_label, other_quote
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 from citedesk_engine.export import check_words
@@ -96,3 +96,29 @@ def test_the_gate_refuses_a_value_from_the_wrong_item_and_says_why() -> None:
     assert not verdict.supported and verdict.check == "guard: list item", verdict.method
     assert check_words(verdict.method) == "the passage gives 20 for minsplit, not for minbucket"
     assert gate.check("minsplit/3", [SETTINGS], MINBUCKET).supported
+
+
+# Python 3.11's collections.html, as the HTML extractor writes it (a newcomer's check): "What is the
+# name deque short for?" was answered "deck" and shown as verified (0.97).
+DEQUE = (
+    "Deques are a generalization of stacks and queues (the name is pronounced “deck” and is short for "
+    "“double-ended queue”). Deques support thread-safe, memory efficient appends and pops from either "
+    "side of the deque."
+)
+
+
+def test_a_term_the_passage_quotes_for_something_else_than_the_question_asks_is_refused() -> None:
+    short_for = "What is the name deque short for?"
+    assert other_quote("deck", DEQUE, short_for) == (
+        "the passage quotes 'double-ended queue' after 'is short for', 'deck' after 'the name is pronounced'"
+    )
+    assert other_quote("double-ended queue", DEQUE, short_for) == ""
+    assert other_quote('"deck"', DEQUE, "How is the name deque pronounced?") == ""
+    # One quote in the sentence, or no quote led by the question's words: nothing to tell apart.
+    assert other_quote("deck", "The name is pronounced “deck”.", short_for) == ""
+    options = 'The option "-v" means verbose and "-q" means quiet.'
+    assert other_quote("-q", options, "Which option means verbose?") == ""
+    gate = believing_gate()
+    verdict = gate.check("deck", [DEQUE], short_for)
+    assert not verdict.supported and verdict.check == "guard: quoted term", verdict.method
+    assert gate.check("double-ended queue", [DEQUE], short_for).supported

@@ -16,6 +16,10 @@ A labelled list is the other kind: settings, fields or steps one per line, each 
 label and a colon ("– minsplit: ... The default is 20.", "– minbucket: ... This defaults to
 minsplit/3."). "What does minbucket default to?" was answered "20" and shown as verified (0.95): the
 value a question asks of the item it names must stand in that item, not only in another.
+
+A sentence that quotes terms for different things is the third: 'the name is pronounced "deck" and
+is short for "double-ended queue"'. "What is the name deque short for?" was answered "deck" and shown
+as verified (0.97). A quoted answer must be the term the question's words lead to (`other_quote`).
 """
 
 from __future__ import annotations
@@ -95,3 +99,43 @@ def other_label(claim: str, passage: str, question: str) -> str:
 def _label_key(text: str) -> str:
     """Lower case, words only: "Pin-Priority" and "pin priority" are one label."""
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+# A term in double quotes, straight or curly; single quotes are apostrophes too often to pair.
+_QUOTED = re.compile(r"[\"“”]([^\"“”\n]{1,80})[\"“”]")
+_LEAD_WORDS = 4  # the words before a quote that say what it is ("is short for", "is pronounced")
+
+
+def other_quote(claim: str, passage: str, question: str) -> str:
+    """What the guard says when `claim` is a term a sentence of the passage quotes for something the
+    question does not ask, and the same sentence quotes another term after words the question writes
+    ("the passage quotes 'double-ended queue' after 'short for', 'deck' after 'is pronounced'"); ""
+    otherwise. What a quote is for is read from the words before it (`_lead`): "pronounced" leads
+    "deck", "short for" leads "double-ended queue"."""
+    answer = _label_key(claim.strip().strip("`'\"“”").rstrip("."))
+    asked = set(content_stems(question))
+    if not answer:
+        return ""
+    for sentence in sentences(passage):
+        quotes = list(_QUOTED.finditer(sentence))
+        if len(quotes) < 2:
+            continue
+        leads = [_lead(sentence, quotes, n) for n in range(len(quotes))]
+        stems = [set(content_stems(lead)) for lead in leads]
+        mine = [n for n, quote in enumerate(quotes) if _label_key(quote.group(1)) == answer]
+        led = [n for n, lead in enumerate(stems) if lead and lead <= asked and n not in mine]
+        if mine and led and all(stems[n] - asked for n in mine):
+            wanted, given = led[0], mine[0]
+            return (
+                f"the passage quotes {quotes[wanted].group(1)!r} after {leads[wanted]!r}, "
+                f"{quotes[given].group(1)!r} after {leads[given]!r}"
+            )
+    return ""
+
+
+def _lead(sentence: str, quotes: list[re.Match[str]], n: int) -> str:
+    """The words before the `n`th quote of a sentence that say what it is: back to the quote before
+    it, an opening bracket or a clause mark, at most four, less a leading "and" ("is short for")."""
+    before = sentence[quotes[n - 1].end() if n else 0 : quotes[n].start()]
+    words = re.split(r"[(;:,\[]", before)[-1].split()[-_LEAD_WORDS:]
+    return " ".join(words[1:] if words[:1] in (["and"], ["or"]) else words)

@@ -62,7 +62,7 @@ from .claims import sentences
 from .code_names import unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
-from .list_items import other_item, other_label
+from .list_items import other_item, other_label, other_quote
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
@@ -336,6 +336,13 @@ class ClaimVerifier:
                     # "What does minbucket default to?" - "20": rpart's list of settings gives 20 as
                     # minsplit's default, in the item above minbucket's.
                     return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
+                quoted = other_quote(claim, passage, question)
+                if quoted:
+                    # "What is the name deque short for?" - "deck": quoted in the right sentence,
+                    # after "is pronounced"; "double-ended queue" stands after "is short for".
+                    return Verdict(
+                        False, f"guard: quoted term: {quoted}", coverage, index, "guard: quoted term"
+                    )
                 cited = cited_elsewhere(claim, passage, question)
                 if cited:
                     # "Who are the authors of the Rcpp introduction paper?" - "Eddelbuettel and
