@@ -176,6 +176,22 @@ def test_cancel_between_files_leaves_no_partial_document(fake_engine: Engine, tm
     assert_consistent(fake_engine)
 
 
+def test_cancel_during_the_last_embedding_batch_writes_nothing_of_that_file(tmp_path: Path) -> None:
+    note = tmp_path / "note.txt"
+    note.write_text("A short note about harbours and their cranes.", encoding="utf-8")
+    cancel = threading.Event()
+
+    class CancelledMeanwhile(HashEmbedder):
+        def embed(self, texts):
+            cancel.set()  # clicked while the one batch of this file is embedded
+            return super().embed(texts)
+
+    with Engine.open(tmp_path / "lib", embedder=CancelledMeanwhile()) as engine:
+        report = engine.ingest([note], cancel=cancel)
+        assert report.cancelled and report.files[0].status is FileStatus.CANCELLED
+        assert engine.documents() == [] and engine.library.vectors.count() == 0
+
+
 def test_cancel_during_embedding_writes_nothing_of_that_file(tmp_path: Path) -> None:
     config = Config(ingest=IngestConfig(embed_batch=2))
     engine = Engine.open(tmp_path / "lib", config, embedder=HashEmbedder())

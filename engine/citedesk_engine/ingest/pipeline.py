@@ -344,4 +344,8 @@ def embed_texts(
         rows = order[done : done + batch]
         vectors[rows] = embedder.embed([texts[i] for i in rows])
         emit(on_event, Progress("embed", min(done + batch, len(order)), len(order), subject))
+    if cancel is not None and cancel.is_set():
+        # Cancel clicked while the last batch was embedded: the file is not written (in a window
+        # session, Cancel at 384 of 412 passages still added R's manual to the library).
+        raise Cancelled("cancelled while embedding")
     return vectors
