@@ -116,9 +116,34 @@ def test_a_term_the_passage_quotes_for_something_else_than_the_question_asks_is_
     assert other_quote('"deck"', DEQUE, "How is the name deque pronounced?") == ""
     # One quote in the sentence, or no quote led by the question's words: nothing to tell apart.
     assert other_quote("deck", "The name is pronounced “deck”.", short_for) == ""
+    # Quotes of two clauses are two settings, each led by its own words (sandwich's vignette).
+    settings = 'The HC type of each model: CL-0 uses vcovCL with type "HC0"; CL-1 uses type "HC1".'
+    assert other_quote("HC1", settings, "Which HC type does vcovCL use by default for lm objects?") == ""
     options = 'The option "-v" means verbose and "-q" means quiet.'
     assert other_quote("-q", options, "Which option means verbose?") == ""
     gate = believing_gate()
     verdict = gate.check("deck", [DEQUE], short_for)
     assert not verdict.supported and verdict.check == "guard: quoted term", verdict.method
     assert gate.check("double-ended queue", [DEQUE], short_for).supported
+
+
+# flexmix's vignette, page 6, as the PDF extractor writes summary(m1)'s printout (a window session):
+# "What is the BIC of model m1 in summary(m1)?" was answered "-642.5451", the log-likelihood, and
+# shown as verified (0.77).
+SUMMARY = (
+    "R> summary(m1)\n\nCall:\nflexmix(formula = yn ~ x + I(x^2), data = NPreg, k = 2)\n\n"
+    "prior size post>0 ratio\nComp.1 0.494\n100\n145 0.690\n\n"
+    "'log Lik.' -642.5451 (df=9)\nAIC: 1303.09\nBIC: 1332.775"
+)
+
+
+def test_a_number_standing_in_no_item_is_not_the_value_of_the_item_named() -> None:
+    bic = "What is the BIC of model m1 in summary(m1)?"
+    assert other_label("-642.5451", SUMMARY, bic) == "the passage gives 1332.775 for BIC, not -642.5451"
+    assert other_label("1303.09", SUMMARY, bic) == "the passage gives 1303.09 for AIC, not for BIC"
+    assert other_label("1332.775", SUMMARY, bic) == ""
+    # A word, not a number, standing outside the items is left to the other checks.
+    assert other_label("flexmix", SUMMARY, bic) == ""
+    # An item named that gives no number of its own says nothing about which number is its value.
+    notes = "Intro line 42.\nAIC: see below\nBIC: see below"
+    assert other_label("42", notes, bic) == ""

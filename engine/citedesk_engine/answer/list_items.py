@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 
 from .claims import sentences
-from .text import content_stems
+from .text import content_stems, numbers
 
 _MIN_ITEMS = 3  # two sentences opening alike are a coincidence; three are a list
 _OPENING = re.compile(r"^\s*[`'\"]?([A-Za-z_][\w.]*(?:\(\))?)[`'\"]?\s+(\S+)\s+(\S+)")
@@ -89,11 +89,35 @@ def other_label(claim: str, passage: str, question: str) -> str:
         return ""
     found = re.compile(rf"(?<![\w.]){re.escape(answer)}(?![\w])", re.IGNORECASE)
     holders = [label for label, start, end in items if found.search(passage, start, end)]
-    if not holders or {_label_key(label) for label in holders} & named:
-        return ""
     wanted = dict.fromkeys(label for label, _, _ in items if _label_key(label) in named)
+    if not holders:
+        return _named_value(answer, passage, items, named)
+    if {_label_key(label) for label in holders} & named:
+        return ""
     given = " and ".join(dict.fromkeys(holders))
     return f"the passage gives {answer} for {given}, not for {' or '.join(wanted)}"
+
+
+def _named_value(answer: str, passage: str, items: list[tuple[str, int, int]], named: set[str]) -> str:
+    """What the guard says when a number the question asks of a named item stands in the passage
+    outside every item, and each item named gives a number of its own: summary(m1) in flexmix's
+    vignette prints "'log Lik.' -642.5451 (df=9)", then "AIC: 1303.09" and "BIC: 1332.775"; "What is
+    the BIC of model m1?" was answered "-642.5451" and shown as verified (0.77). "" otherwise (a
+    number the passage does not write is the number guard's)."""
+    if not numbers(answer) or not re.search(rf"(?<![\w.]){re.escape(answer)}(?![\w])", passage):
+        return ""
+    given = [
+        (label, _FIGURE.search(passage, start, end))
+        for label, start, end in items
+        if _label_key(label) in named
+    ]
+    if not given or not all(value for _, value in given):
+        return ""
+    label, value = given[0]
+    return f"the passage gives {value.group(0) if value else ''} for {label}, not {answer}"
+
+
+_FIGURE = re.compile(r"[-+]?\d[\d.,]*(?<![.,])")
 
 
 def _label_key(text: str) -> str:
@@ -103,6 +127,7 @@ def _label_key(text: str) -> str:
 
 # A term in double quotes, straight or curly; single quotes are apostrophes too often to pair.
 _QUOTED = re.compile(r"[\"“”]([^\"“”\n]{1,80})[\"“”]")
+_CLAUSE_MARK = re.compile(r"[;:]")
 _LEAD_WORDS = 4  # the words before a quote that say what it is ("is short for", "is pronounced")
 
 
@@ -123,7 +148,17 @@ def other_quote(claim: str, passage: str, question: str) -> str:
         leads = [_lead(sentence, quotes, n) for n in range(len(quotes))]
         stems = [set(content_stems(lead)) for lead in leads]
         mine = [n for n, quote in enumerate(quotes) if _label_key(quote.group(1)) == answer]
-        led = [n for n, lead in enumerate(stems) if lead and lead <= asked and n not in mine]
+        # Quotes of one clause only: 'CL-0 uses type "HC0"; CL-1 uses type "HC1"' are two settings.
+        led = [
+            n
+            for n, lead in enumerate(stems)
+            if lead
+            and lead <= asked
+            and n not in mine
+            and not any(
+                _CLAUSE_MARK.search(sentence, *sorted((quotes[n].end(), quotes[m].start()))) for m in mine
+            )
+        ]
         if mine and led and all(stems[n] - asked for n in mine):
             wanted, given = led[0], mine[0]
             return (
