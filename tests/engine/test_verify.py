@@ -838,3 +838,35 @@ def test_a_symbol_alone_is_an_answer_where_the_passage_quotes_it() -> None:
     verdict = verifier.check("#", [passage], question)
     assert verdict.supported and "a symbol the passage quotes" in verdict.method and judge.calls
     assert not judged(0.9)[0].check("%%", [passage], question).supported  # a symbol it never writes
+
+
+BISECT = (
+    "bisect.bisect(a, x, lo=0, hi=len(a), *, key=None)\n\n"
+    "Similar to bisect_left(), but returns an insertion point which comes after (to the right of) any "
+    "existing entries of x in a."
+)
+BISECT_LEFT = (
+    "bisect.bisect_left(a, x, lo=0, hi=len(a), *, key=None)\n\n"
+    "Locate the insertion point for x in a to maintain sorted order. If x is already present in a, the "
+    "insertion point will be before (to the left of) any existing entries."
+)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The insertion point is before (to the left of) any existing entries.",
+        "before (to the left of) any existing entries.",
+    ],
+)
+def test_a_word_turned_into_its_opposite_between_words_the_passage_writes_is_refused(claim: str) -> None:
+    """Python's bisect page (a window session): bisect_left's answer, cited to bisect's entry that
+    says "after (to the right of)", was shown as verified (aligned 1.00, verifier 0.73)."""
+    question = "Where is the insertion point of bisect_left if x is already present in a?"
+    verifier = judged(1.0)[0]
+    verdict = verifier.check(claim, [BISECT], question)
+    assert not verdict.supported and verdict.check == "guard: opposite", verdict.method
+    both = verifier.check(claim, [BISECT, BISECT_LEFT], question)
+    assert both.supported and both.passage == 1, both.method  # the passage saying it is cited
+    right = "The insertion point comes after (to the right of) any existing entries."
+    assert verifier.check(right, [BISECT], "Where is the insertion point of bisect?").supported

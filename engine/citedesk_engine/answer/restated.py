@@ -64,6 +64,9 @@ def rewritten(claim: str, window: str, passage: str) -> str:
     claim_words, window_words = tokens(claim), tokens(window)
     a, b = [w.lower() for w in window_words], [w.lower() for w in claim_words]
     matcher = SequenceMatcher(a=a, b=b, autojunk=False)
+    flanked = _flanked_opposite(matcher.get_opcodes(), a, b)
+    if flanked:
+        return f"opposite: {flanked}"
     if sum(block.size for block in matcher.get_matching_blocks()) < _RESTATED * len(b):
         return ""
     slot = _number_in_other_slot(claim, window)
@@ -77,6 +80,10 @@ def rewritten(claim: str, window: str, passage: str) -> str:
                 return f"exchanged: {' '.join(old)} / {' '.join(new)}"
         if len(old) == 1 and len(new) == 1 and _opposites(old[0], new[0]):
             return f"opposite: {old[0]} / {new[0]}"
+        if len(new) == 1 and _opposites(old[-1], new[0]):
+            # "before (to the left of) any entries" against "... which comes after (to the right
+            # of) any entries": the claim opens at the window's last word before the words they share.
+            return f"opposite: {old[-1]} / {new[0]}"
         if len(old) == 1 and len(new) == 1 and {old[0], new[0]} <= ORDINALS:
             return f"ordinal: {old[0]} / {new[0]}"
     moved = _moved_across(edits, a, b)
@@ -281,6 +288,30 @@ ORDINALS = frozenset(
     "first second third fourth fifth sixth seventh eighth ninth tenth last penultimate "
     "1st 2nd 3rd 4th 5th 6th 7th 8th 9th 10th".split()
 )
+
+
+_FLANK = 2  # words the claim and the window share on each side of a word turned into its opposite
+
+
+def _flanked_opposite(ops: list[tuple[str, int, int, int, int]], a: list[str], b: list[str]) -> str:
+    """A word of the window turned into its opposite between words both write alike, at least two
+    on each side, however little else of the claim is the window's: "The insertion point is before
+    (to the left of) any existing entries" against bisect's "... an insertion point which comes
+    after (to the right of) any existing entries" (a window session: shown as verified, 0.75)."""
+    for n in range(1, len(ops) - 1):
+        tag, i1, i2, j1, j2 = ops[n]
+        before, after = ops[n - 1], ops[n + 1]
+        if (
+            tag == "replace"
+            and i2 - i1 == 1
+            and j2 - j1 == 1
+            and _opposites(a[i1], b[j1])
+            and before[0] == "equal"
+            and after[0] == "equal"
+            and min(before[2] - before[1], after[2] - after[1]) >= _FLANK
+        ):
+            return f"{a[i1]} / {b[j1]}"
+    return ""
 
 
 def _opposites(a: str, b: str) -> bool:

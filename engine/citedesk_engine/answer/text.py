@@ -84,6 +84,7 @@ ANTONYMS = (
     ("includes", "excludes"),
     ("included", "excluded"),
     ("inside", "outside"),
+    ("left", "right"),
     ("minor", "major"),
     ("success", "failure"),
     ("successful", "unsuccessful"),
