@@ -275,3 +275,17 @@ def test_rows_of_a_table_are_no_statements() -> None:
     # A sentence under a table is still a statement.
     turnout = "Turnout among registered voters of the borough reached 43 percent."
     assert kinds(first + "\n" + turnout, turnout.replace("43", "39")) == ["number"]
+
+
+def test_lines_of_code_and_figures_labelled_in_brackets_are_no_conflict() -> None:
+    """flexmix's vignette (a window session): its M-step driver's "df <- (3 * ncol(y) + ...)/2" and
+    "df <- 2 * ncol(y)" were "3 against 2", and two fits' printed "'log Lik.' -440.6424 (df=5)" and
+    "'log Lik.' -2223.678 (df=23)" were "440.6424 against 2223.678", next to verified answers."""
+    driver = (
+        "para <- cov.wt(y, wt = w)\ndf <- (3 * ncol(y) + ncol(y)^2)/2\nif (diagonal) {\ndf <- 2 * ncol(y)\n}"
+    )
+    assert find_conflicts([candidate(1, driver)]) == []
+    assert kinds("'log Lik.' -440.6424 (df=5)", "'log Lik.' -2223.678 (df=23)") == []
+    assert kinds("total = 6 rows", "total = 7 rows") == []
+    # What a figure measures still stands right after it, brackets or not.
+    assert kinds("The mean age was 41 years (SD 9).", "The mean age was 38 years (SD 9).") == ["number"]

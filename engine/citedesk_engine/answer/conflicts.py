@@ -66,6 +66,11 @@ _LIST_ITEM = re.compile(r"^\s*[•◦▪‣·–—*+-]\s+\S")
 # 'B', 10), ..., ('john', 'A', 15)]" and "[('john', 'A', 15), ..., ('dave', 'B', 10)]", shown as a
 # conflict "10 against 15" (a newcomer's window session).
 _PROMPT = re.compile(r"^\s*(?:(?P<always>>>>|In \[\d*\]:)|[>$]|#(?=\s+[a-z]))(?:\s+|$)")
+_NOT_A_UNIT = frozenset("([{=*/+-^<>")
+# A line of code is no statement either: an assignment ("df <- 2 * ncol(y)", "x := 1", "n = 5" opening
+# the line) or a line ending in a brace or semicolon. flexmix's M-step driver listed "df <- (3 *
+# ncol(y) + ncol(y)^2)/2" and "df <- 2 * ncol(y)", shown as a conflict "3 against 2" (a window session).
+_CODE_LINE = re.compile(r"<<?-|:=|[{};]\s*$|^\s*[\w.$@\[\]]+\s*[-+*/]?=(?!=)\s*\S")
 # A line of prose: a capitalised word, three more, a full stop or colon at the end. R's printed
 # "Residual standard error: 3.2 on 28 degrees of freedom" has none and stays printed output.
 _PROSE_LINE = re.compile(r"^\s*[A-Z][a-z]+(?:\s+[\w’'.,:;%!-]+){3,}(?<=[.:!])\s*$")
@@ -180,6 +185,8 @@ def _statements(passage: str) -> list[_Statement]:
         if entry:
             term = entry.group("term")
             continue
+        if _CODE_LINE.search(line):
+            continue
         item = bool(_LIST_ITEM.match(line))
         for sentence in sentences(line):
             if (
@@ -247,7 +254,10 @@ def _quantities(
         if sentence[: match.start()].rstrip().endswith(("[", "#")):
             continue
         value = float(token.rstrip("%").replace(",", ""))
-        after = [w for w in words(sentence[match.end() :])[:3]]
+        # What a number measures is named right after it, not inside a bracket or after an operator:
+        # R's "'log Lik.' -440.6424 (df=5)" measures no "df", nor "2 * ncol(y)" an "ncol".
+        rest = sentence[match.end() :].lstrip()
+        after = [] if rest[:1] in _NOT_A_UNIT else [w for w in words(rest)[:3]]
         percent = token.endswith("%") or sentence[match.end() :].lstrip().startswith("%")
         if percent or (after and after[0] in _UNITLESS):
             key = "%"
