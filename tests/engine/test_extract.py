@@ -846,3 +846,17 @@ def test_a_sentence_running_on_over_a_page_break_is_one_passage(tmp_path: Path) 
     small = build_units("crq.pdf", "v1", doc.text, chunk(doc.text, doc.segments, 12, 0), doc.words)
     late = next(u for u in small if u.passage.startswith("Each estimator"))
     assert late.page == 2 and {box.page for box in late.boxes} == {2}
+
+
+def test_a_page_number_or_a_front_matter_page_does_not_run_on() -> None:
+    """Debian's reference manual numbers its contents pages "ii", "iv", ...; Rcpp's article ends its
+    first page with the page range "1–8": neither is a sentence going on over the page break."""
+
+    def line(text: str) -> pdf_lines.Line:
+        return pdf_lines.Line(0, tuple((word, 0.0, 0.0, 1.0, 1.0) for word in text.split()))
+
+    assert pdf_lines.runs_on([line("the estimators of Kaplan-Meier and the")], [line("method of Powell.")])
+    assert not pdf_lines.runs_on([line("Configuring MC . . . . . 16")], [line("xiv Contents")])
+    assert not pdf_lines.runs_on([line("beyond the scope of this pa-"), line("1–8")], [line("per. However,")])
+    assert not pdf_lines.runs_on([line("the entries follow in order")], [line("iv")])
+    assert not pdf_lines.runs_on([line("The run ended.")], [line("then the next one")])

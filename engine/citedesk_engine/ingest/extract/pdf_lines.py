@@ -187,4 +187,9 @@ def runs_on(body: list[Line], following: list[Line]) -> bool:
     if not body[-1].words or not following[0].words:
         return False
     last, first = body[-1].words[-1][0], following[0].words[0][0]
+    if not any(ch.isalpha() for ch in last) or _ROMAN.fullmatch(first):
+        return False  # a page number or a contents line's ("1–8", "16"); a front-matter page's "xiv"
     return last[-1:] not in _ENDS_SENTENCE and first[:1].islower()
+
+
+_ROMAN = re.compile(r"[ivxlc]+")
