@@ -1,8 +1,9 @@
 """Split extracted text into unit spans that fit the embedder, cutting at the gentlest boundary.
 
 Boundaries are tried in order: paragraph (blank line), line, sentence end, word. Spans never cross a
-segment (page, section, slide, table), carry a small overlap, and are trimmed of surrounding white
-space, so every span is a clean, byte-exact slice `text[start:end]`.
+segment (page, section, slide, table; a PDF page whose sentence goes on into the next is one segment
+with it), carry a small overlap, and are trimmed of surrounding white space, so every span is a
+clean, byte-exact slice `text[start:end]`.
 """
 
 from __future__ import annotations

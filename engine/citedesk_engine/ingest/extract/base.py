@@ -12,7 +12,8 @@ from ...types import DocumentMeta, StructureNode
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """A span of the extracted text that no unit crosses: a page, a section, a slide, a table."""
+    """A span of the extracted text that no unit crosses: a page (two, where a sentence goes on over
+    the break; `page` is the first), a section, a slide, a table."""
 
     start: int
     end: int
