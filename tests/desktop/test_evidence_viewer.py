@@ -363,6 +363,8 @@ def test_the_table_row_a_claim_stands_on_is_marked_strongly_over_its_lightly_mar
     marked = [(s.cursor.selectedText(), s.format.background().color()) for s in viewer.text.extraSelections()]
     assert marked[0][1] == PASSAGE and marked[0][0].startswith("Level | Numeric value")
     assert marked[-1] == ("WARNING | 30", HIGHLIGHT)
+    weights = [s.format.fontWeight() for s in viewer.text.extraSelections()]
+    assert weights[-1] > weights[0]  # the row in bold too: two shades alone read as one mark
     assert viewer.text.textCursor().position() == row
     assert LOCATION_UNKNOWN not in viewer.details.text()
     # Without an answer (or claims that say where they stand) the passage is marked as before.

@@ -12,7 +12,7 @@ from citedesk_engine.ingest.extract import is_paged, keeps_lines
 from citedesk_engine.pages import page_words
 from citedesk_engine.types import Answer, Box, SourceRef
 from PySide6.QtCore import QRectF, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QColor, QDesktopServices, QPainter, QPixmap, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QColor, QDesktopServices, QFont, QPainter, QPixmap, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -389,7 +389,9 @@ class EvidenceViewer(QWidget):
         for a, b in [*planted, (end, end)]:
             selections.append(self._selection(position, a, passage_colour, strike=False))
             position = b
-        selections += [self._selection(a, b, HIGHLIGHT, strike=False) for a, b in self.claim_spans]
+        # In bold as well: the two shades alone were read as one mark over a spreadsheet's block
+        # (a window session took four rows for the one verified).
+        selections += [self._selection(a, b, HIGHLIGHT, strike=False, bold=True) for a, b in self.claim_spans]
         selections += [self._selection(a, b, PLANTED, strike=True) for a, b in planted]  # drawn last
         self.text.setExtraSelections([s for s in selections if s is not None])
         view = QTextCursor(self.text.document())
@@ -402,7 +404,7 @@ class EvidenceViewer(QWidget):
         QTimer.singleShot(0, self.text.centerCursor)
 
     def _selection(
-        self, start: int, end: int, colour: QColor, *, strike: bool
+        self, start: int, end: int, colour: QColor, *, strike: bool, bold: bool = False
     ) -> QTextEdit.ExtraSelection | None:
         if end <= start:
             return None
@@ -410,6 +412,8 @@ class EvidenceViewer(QWidget):
         selection.format = QTextCharFormat()
         selection.format.setBackground(colour)
         selection.format.setFontStrikeOut(strike)
+        if bold:
+            selection.format.setFontWeight(QFont.Weight.Bold)
         cursor = QTextCursor(self.text.document())
         cursor.setPosition(start)
         cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
