@@ -860,3 +860,5 @@ def test_a_page_number_or_a_front_matter_page_does_not_run_on() -> None:
     assert not pdf_lines.runs_on([line("beyond the scope of this pa-"), line("1–8")], [line("per. However,")])
     assert not pdf_lines.runs_on([line("the entries follow in order")], [line("iv")])
     assert not pdf_lines.runs_on([line("The run ended.")], [line("then the next one")])
+    # A full-page figure's last label: the sentence goes on after the figure, not from it.
+    assert not pdf_lines.runs_on([line("−2 −1 0 1 2"), line("x2")], [line("x1:x2 interaction, the linear")])

@@ -189,7 +189,12 @@ def runs_on(body: list[Line], following: list[Line]) -> bool:
     last, first = body[-1].words[-1][0], following[0].words[0][0]
     if not any(ch.isalpha() for ch in last) or _ROMAN.fullmatch(first):
         return False  # a page number or a contents line's ("1–8", "16"); a front-matter page's "xiv"
+    if len(body[-1].words) < _FULL_LINE:
+        # A sentence broken by the page runs to the line's end: a short last line is a figure's
+        # label ("x2" under a full-page figure, whose page the next page's sentence was joined to).
+        return False
     return last[-1:] not in _ENDS_SENTENCE and first[:1].islower()
 
 
 _ROMAN = re.compile(r"[ivxlc]+")
+_FULL_LINE = 4  # words
