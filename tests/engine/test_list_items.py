@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citedesk_engine.answer.list_items import other_item, other_label, other_quote
+from citedesk_engine.answer.list_items import other_item, other_label, other_quote, other_row
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 from citedesk_engine.export import check_words
@@ -147,3 +147,36 @@ def test_a_number_standing_in_no_item_is_not_the_value_of_the_item_named() -> No
     # An item named that gives no number of its own says nothing about which number is its value.
     notes = "Intro line 42.\nAIC: see below\nBIC: see below"
     assert other_label("42", notes, bic) == ""
+
+
+# effects' partial-residuals vignette, page 2, as the PDF extractor writes knitr's printouts (the
+# newcomer check): "In the summary of mod.1, what is the estimated coefficient of x1?" was answered
+# "0.00" from the correlation matrix and shown as verified (0.88).
+CORRELATIONS = (
+    "round(cor(Data.1), 2)\n\n##\nx1\nx2\nx3 error\ny\n## x1\n1.00 -0.03\n0.03\n0.01\n0.49\n"
+    "## x2\n-0.03\n1.00 -0.01\n0.00 -0.01\n## x3\n0.03 -0.01\n1.00\n0.02\n0.03\n"
+    "## error\n0.01\n0.00\n0.02\n1.00\n0.66\n## y\n0.49 -0.01\n0.03\n0.66\n1.00\n\n"
+    "summary(mod.1 <- lm(y ~ x1 + x2 + x3, data = Data.1))"
+)
+COEFFICIENTS = (
+    "## Residuals:\n##\nMin\n1Q\nMedian\n3Q\nMax\n## -7.7493 -1.3702\n0.0438\n1.3873\n8.3059\n##\n"
+    "## Coefficients:\n##\nEstimate Std. Error t value Pr(>|t|)\n## (Intercept) 0.005536\n0.028923\n0.191\n"
+    "0.848\n## x1\n1.010175\n0.025299\n39.929\n<2e-16\n## x2\n0.001697\n0.024929\n0.068\n0.946"
+)
+
+
+def test_a_figure_of_other_printed_rows_than_the_one_the_question_names_is_refused() -> None:
+    question = "In the summary of mod.1, what is the estimated coefficient of x1?"
+    assert other_row("0.00", CORRELATIONS, question) == "the passage gives 0.00 for x2 and error, not for x1"
+    assert other_row("0.49", CORRELATIONS, question) == ""  # x1's own row gives it
+    assert other_row("1.010175", COEFFICIENTS, question) == ""
+    assert other_row("0.001697", COEFFICIENTS, question) == "the passage gives 0.001697 for x2, not for x1"
+    # Column names over no figures of their own ("Median" over "3Q") name no row.
+    assert other_row("0.0438", COEFFICIENTS, "What is the median residual of mod.1?") == ""
+    # Fewer than three rows, or a word for an answer: not a printout's rows to tell apart.
+    assert other_row("0.00", "## x1\n1.00\n## x2\n0.00", question) == ""
+    assert other_row("x2", CORRELATIONS, question) == ""
+    gate = believing_gate()
+    verdict = gate.check("0.00", [CORRELATIONS], question)
+    assert not verdict.supported and verdict.check == "guard: list item", verdict.method
+    assert gate.check("1.010175", [COEFFICIENTS], question).supported

@@ -62,7 +62,7 @@ from .claims import sentences
 from .code_names import unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
-from .list_items import other_item, other_label, other_quote
+from .list_items import other_item, other_label, other_quote, other_row
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
@@ -335,6 +335,11 @@ class ClaimVerifier:
                 if item:
                     # "What does minbucket default to?" - "20": rpart's list of settings gives 20 as
                     # minsplit's default, in the item above minbucket's.
+                    return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
+                item = other_row(claim, passage, question)
+                if item:
+                    # "What is the estimated coefficient of x1?" - "0.00": a figure of x2's and
+                    # error's rows of a correlation matrix printed above the model's summary.
                     return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
                 quoted = other_quote(claim, passage, question)
                 if quoted:
