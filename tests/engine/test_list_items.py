@@ -8,6 +8,17 @@ from citedesk_engine.config import VerifyConfig
 from citedesk_engine.export import check_words
 from factories import believing_gate
 
+
+def gate_says(wrong: str, right: str, passages: tuple[str, str], question: str, check: str) -> str:
+    """The gate (its verifier believing every claim) refuses `wrong` against the first passage by
+    `check` and accepts `right` against the second; the words of its reason."""
+    gate = believing_gate()
+    verdict = gate.check(wrong, [passages[0]], question)
+    assert not verdict.supported and verdict.check == check, verdict.method
+    assert gate.check(right, [passages[1]], question).supported
+    return check_words(verdict.method)
+
+
 # Python's logging HOWTO (PSF-2.0), "Useful Handlers": the real-document set's q074 was answered
 # "TimedRotatingFileHandler" and shown as verified (verifier 0.90).
 HANDLERS = (
@@ -44,11 +55,10 @@ def test_no_list_no_guard() -> None:
 
 
 def test_the_gate_refuses_the_wrong_item_and_says_why() -> None:
-    gate = believing_gate()
-    verdict = gate.check("TimedRotatingFileHandler", [HANDLERS], ROTATES)
-    assert not verdict.supported and verdict.check == "guard: list item", verdict.method
-    assert check_words(verdict.method).startswith("the passage says that of RotatingFileHandler")
-    assert gate.check("RotatingFileHandler", [HANDLERS], ROTATES).supported
+    said = gate_says(
+        "TimedRotatingFileHandler", "RotatingFileHandler", (HANDLERS, HANDLERS), ROTATES, "guard: list item"
+    )
+    assert said.startswith("the passage says that of RotatingFileHandler")
     assert ClaimVerifier(VerifyConfig()).check("RotatingFileHandler", [HANDLERS], ROTATES).supported
 
 
@@ -91,11 +101,8 @@ def test_no_labelled_list_or_no_label_named_no_guard() -> None:
 
 
 def test_the_gate_refuses_a_value_from_the_wrong_item_and_says_why() -> None:
-    gate = believing_gate()
-    verdict = gate.check("20", [SETTINGS], MINBUCKET)
-    assert not verdict.supported and verdict.check == "guard: list item", verdict.method
-    assert check_words(verdict.method) == "the passage gives 20 for minsplit, not for minbucket"
-    assert gate.check("minsplit/3", [SETTINGS], MINBUCKET).supported
+    said = gate_says("20", "minsplit/3", (SETTINGS, SETTINGS), MINBUCKET, "guard: list item")
+    assert said == "the passage gives 20 for minsplit, not for minbucket"
 
 
 # Python 3.11's collections.html, as the HTML extractor writes it (a newcomer's check): "What is the
@@ -121,10 +128,7 @@ def test_a_term_the_passage_quotes_for_something_else_than_the_question_asks_is_
     assert other_quote("HC1", settings, "Which HC type does vcovCL use by default for lm objects?") == ""
     options = 'The option "-v" means verbose and "-q" means quiet.'
     assert other_quote("-q", options, "Which option means verbose?") == ""
-    gate = believing_gate()
-    verdict = gate.check("deck", [DEQUE], short_for)
-    assert not verdict.supported and verdict.check == "guard: quoted term", verdict.method
-    assert gate.check("double-ended queue", [DEQUE], short_for).supported
+    gate_says("deck", "double-ended queue", (DEQUE, DEQUE), short_for, "guard: quoted term")
 
 
 # flexmix's vignette, page 6, as the PDF extractor writes summary(m1)'s printout (a window session):
@@ -176,7 +180,4 @@ def test_a_figure_of_other_printed_rows_than_the_one_the_question_names_is_refus
     # Fewer than three rows, or a word for an answer: not a printout's rows to tell apart.
     assert other_row("0.00", "## x1\n1.00\n## x2\n0.00", question) == ""
     assert other_row("x2", CORRELATIONS, question) == ""
-    gate = believing_gate()
-    verdict = gate.check("0.00", [CORRELATIONS], question)
-    assert not verdict.supported and verdict.check == "guard: list item", verdict.method
-    assert gate.check("1.010175", [COEFFICIENTS], question).supported
+    gate_says("0.00", "1.010175", (CORRELATIONS, COEFFICIENTS), question, "guard: list item")
