@@ -156,3 +156,20 @@ def test_a_cited_works_volume_or_pages_count_nothing(claim: str, passage: str, q
 )
 def test_numbers_a_reference_does_not_hold_alone_pass(claim: str, passage: str, question: str) -> None:
     assert bibliographic_only(claim, passage, question) == ""
+
+
+def test_prose_just_above_the_reference_list_is_no_entry() -> None:
+    """ordinal's article (a window check): "CRAN", from the sentence right above "References", was
+    refused as taken from a list of references."""
+    from citedesk_engine.answer.cited_works import in_reference_entry
+
+    prose = (
+        "The results in this paper were obtained using R 4.2.2 with ordinal, version 2022.11.16. R itself "
+        "and all packages used are available from CRAN at https://CRAN.R-project.org/."
+    )
+    entry = "Agresti A (2002). Categorical Data Analysis. 3rd edition. John Wiley & Sons."
+    passage = f"Computational details\n\n{prose}\n\nReferences\n\n{entry}"
+    assert not in_reference_entry(prose, passage)
+    assert in_reference_entry(entry, passage)
+    # Without the heading between them, the URL's sentence reads as the end of an entry before the next.
+    assert in_reference_entry(prose, f"{prose}\n\n{entry}")

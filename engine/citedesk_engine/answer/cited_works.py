@@ -136,8 +136,15 @@ def in_reference_entry(window: str, passage: str) -> bool:
     # An entry's authors a little before it, or the next entry's a little after (a passage may start
     # inside an entry: the chunker cuts a reference list anywhere).
     end = start + len(window)
-    near = passage[max(0, start - _ENTRY_CHARACTERS) : start] + " " + passage[end : end + _ENTRY_CHARACTERS]
+    # The list's heading after the window ends the prose before it: ordinal's "R itself and all
+    # packages used are available from CRAN at https://CRAN.R-project.org/." stands right above
+    # "References", and "CRAN" was refused as taken from the list (a window check).
+    after = _LIST_HEADING.split(passage[end : end + _ENTRY_CHARACTERS], maxsplit=1)[0]
+    near = passage[max(0, start - _ENTRY_CHARACTERS) : start] + " " + after
     return bool(_REFERENCE_ENTRY.search(near))
+
+
+_LIST_HEADING = re.compile(r"(?im)^\s*(?:references|bibliography|literature(?: cited)?|works cited)\s*$")
 
 
 def names_cited_work(claim: str, passage: str, question: str) -> bool:
