@@ -107,17 +107,15 @@ def _named_value(answer: str, passage: str, items: list[tuple[str, int, int]], n
     if not numbers(answer) or not re.search(rf"(?<![\w.]){re.escape(answer)}(?![\w])", passage):
         return ""
     given = [
-        (label, _FIGURE.search(passage, start, end))
+        (label, _FIGURE_TOKEN.search(passage, start, end))
         for label, start, end in items
         if _label_key(label) in named
     ]
     if not given or not all(value for _, value in given):
         return ""
     label, value = given[0]
-    return f"the passage gives {value.group(0) if value else ''} for {label}, not {answer}"
-
-
-_FIGURE = re.compile(r"[-+]?\d[\d.,]*(?<![.,])")
+    assert value is not None
+    return f"the passage gives {value.group(0).rstrip('*')} for {label}, not {answer}"
 
 
 def _label_key(text: str) -> str:
