@@ -870,3 +870,13 @@ def test_a_word_turned_into_its_opposite_between_words_the_passage_writes_is_ref
     assert both.supported and both.passage == 1, both.method  # the passage saying it is cited
     right = "The insertion point comes after (to the right of) any existing entries."
     assert verifier.check(right, [BISECT], "Where is the insertion point of bisect?").supported
+
+
+def test_a_code_name_of_the_question_written_apart_adds_nothing() -> None:
+    """A newcomer's check on flexmix's bootstrapping vignette: "keep weights." was shown as verified
+    for "What does the argument keep_weights of boot() allow to indicate?" - the name given back."""
+    question = "What does the argument keep_weights of boot() allow to indicate?"
+    assert added_stems("keep weights.", question) == set()
+    assert added_stems("whether the weights should be kept", question) >= {"kept", "whether"}
+    # One part of a name is an answer of its own: "True" for action store_true.
+    assert added_stems("True", "What is args.verbose set to with action store_true?") == {"true"}

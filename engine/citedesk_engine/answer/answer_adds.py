@@ -34,9 +34,13 @@ def added_stems(claim: str, question: str) -> set[str]:
     to "What is args.verbose set to with action store_true?" (Python's argparse tutorial: the right
     "True" was refused as repeating the question), "store_true" adds none."""
     asked = question
+    written = set(content_stems(claim))
     for name in code_names(question):
-        if not re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", claim, re.IGNORECASE):
-            asked = asked.replace(name, " ")
+        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", claim, re.IGNORECASE):
+            continue
+        if set(content_stems(name.replace("_", " ").replace(".", " "))) <= written:
+            continue  # every part written apart: "keep weights." for keep_weights gives the name back
+        asked = asked.replace(name, " ")
     return set(content_stems(claim)) - set(content_stems(asked))
 
 
