@@ -12,8 +12,10 @@ second run skips the unchanged files). An answerable question counts as
   * wrong but shown: answered (a verified answer is on screen) without an accepted answer;
   * refused, by the refusing stage.
 An off-document question is right when refused and wrong but shown when answered. Beside that:
-whether an answer cites the gold document and page, and every conflict line printed under an answer
-(each to be read by hand: a conflict must be two statements that cannot both be true).
+whether an answer cites the gold document and page, how many answers shown were marked unsure (the
+answer model unsure of a verified short answer: Claim.caution), right and wrong, and every conflict
+line printed under an answer (each to be read by hand: a conflict must be two statements that cannot
+both be true).
 
 The automatic match is strict ("21 minutes" is not "21-minute"); --details writes one JSON line per
 question with the answer, its citations and the refusal, to check the "wrong" ones by reading them.
@@ -156,7 +158,12 @@ def ask(engine: Engine, row: dict) -> dict:
             {"document": Path(s.path).name, "page": s.page, "passage": " ".join(s.passage.split())[:300]}
             for s in answer.sources
         ],
-        "claims": [{"text": c.text, "supported": c.supported, "method": c.method} for c in answer.claims],
+        "claims": [
+            {"text": c.text, "supported": c.supported, "method": c.method, "caution": c.caution}
+            for c in answer.claims
+        ],
+        # Shown marked "unsure" (Claim.caution): verified, the answer model unsure of it.
+        "unsure": any(c.supported and c.caution for c in answer.claims),
         "conflicts": [f"{c.kind}: {c.detail}" for c in answer.conflicts],
         "seconds": round(seconds, 2),
     }
@@ -209,6 +216,13 @@ def summarise(results: list[dict]) -> None:
     if off:
         refused = sum(1 for r in off if r["refusal"] is not None)
         print(f"off-document {len(off)}: refused {refused} ({refused / len(off):.2f})")
+    shown = [r for r in results if r["refusal"] is None]
+    unsure = Counter(r["outcome"] for r in shown if r.get("unsure"))
+    sure = Counter(r["outcome"] for r in shown if not r.get("unsure"))
+    print(
+        f"shown marked unsure: right {unsure['right']}, wrong {unsure['wrong but shown']}; "
+        f"shown unmarked: right {sure['right']}, wrong {sure['wrong but shown']}"
+    )
     conflicts = [(r["id"], c) for r in results for c in r["conflicts"]]
     print(f"conflict lines under answers: {len(conflicts)} (read each: is it a real contradiction?)")
     for qid, line in conflicts:

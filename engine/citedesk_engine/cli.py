@@ -498,6 +498,9 @@ def _ask(engine: Engine, args: argparse.Namespace) -> int:
         if answer.quote:
             print("(the model found no answer: the passage's own sentence, quoted)")
         print(answer.text)
+        for claim in answer.claims:
+            if claim.supported and claim.caution:
+                print(f"(unsure: {claim.text!r}: {claim.caution})")
         if answer.removed_claims:
             print(f"({answer.removed_claims} unsupported sentence(s) removed)")
         for number, source in enumerate(answer.sources, start=1):

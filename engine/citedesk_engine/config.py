@@ -244,6 +244,13 @@ class VerifyConfig:
     # reader and certainty together refuse at most 5% of the right short answers (4 of 93; they
     # refuse 11 of the 27 wrong ones; the reader on every answer refused 11 right, 18 wrong).
     reader_below_certainty: float = 0.5
+    # A verified short answer the answer model wrote with less certainty than this is shown with a
+    # caution ("the answer model was unsure of this answer"), not refused. The same hesitation mark
+    # as the reader's, measured by benchmarks/answer_confidence.py on SQuAD-Shifts (docs/evaluation.md,
+    # "The answer model's certainty"): below 0.5, val 18 of 27 wrong short answers and 31 of 93 right
+    # ones; test (nyt) 17 of 29 wrong, 38 of 142 right. A cautioned answer is wrong about three times
+    # as often as the others (val 37% against 13%, nyt 31% against 10%). 0: no caution.
+    caution_below_certainty: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

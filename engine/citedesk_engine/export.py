@@ -127,6 +127,7 @@ def answer_json(answer: Answer) -> dict[str, Any]:
                 "method": c.method,
                 "score": c.score,
                 "evidence": [list(e) for e in c.evidence],
+                "caution": c.caution,
             }
             for c in answer.claims
         ],
@@ -317,6 +318,7 @@ def answer_markdown(answer: Answer, number: int | None = None) -> str:
             lines += [f"*Closest passages (not an answer):* {closest}", ""]
         return "\n".join(lines).rstrip() + "\n"
     lines += [answer.text.strip(), ""]
+    lines += [f"*Unsure:* “{c.text}”: {c.caution}\n" for c in answer.claims if c.supported and c.caution]
     if answer.quote:
         lines += ["*The model found no answer; this is the passage's own sentence, quoted.*", ""]
     if answer.removed_claims:

@@ -281,6 +281,9 @@ class Claim:
     # Where in its cited passages the claim stands (answer/evidence_spans.py): (unit id, start, end),
     # character offsets into the document's text like a SourceRef's, within that passage.
     evidence: tuple[tuple[str, int, int], ...] = ()
+    # Why a verified claim still wants the reader's eye, in words ("": none): the answer model was
+    # unsure of the short answer it wrote ([verify] caution_below_certainty).
+    caution: str = ""
 
 
 @dataclass(frozen=True, slots=True)

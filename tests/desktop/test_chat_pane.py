@@ -567,3 +567,19 @@ def test_a_quoted_answer_says_the_model_wrote_none_and_the_sentence_is_the_docum
     page = answer_html(replace(answer, quote=True), 1)
     assert "the answer model wrote no answer; this sentence of your documents, word for word" in page
     assert "in its own words" not in page and "Deprecated since version 3.10" in page
+
+
+def test_a_verified_answer_the_model_was_unsure_of_is_marked_and_says_why() -> None:
+    """Verified short answers written with little certainty are wrong about three times as often
+    (config.py): the reader sees it beside the answer."""
+    from citedesk_desktop.widgets.answer_html import answer_html
+    from citedesk_engine.answer.certainty import UNSURE
+
+    text = "The buyer pays shipping."
+    ref = SourceRef("u-1", "/docs/terms.pdf", "/docs/terms.pdf", 2, (), 0, len(text), text)
+    claim = Claim("the buyer", True, ("u-1",), "verifier 0.9, model's certainty 0.24", 0.9, caution=UNSURE)
+    answer = Answer("Who pays shipping?", Decision.ANSWERED, "the buyer [1]", (claim,), (ref,), (), ())
+    page = answer_html(answer, 1)
+    assert ">unsure</small>" in page and f"“the buyer”: {UNSURE}" in page
+    sure = answer_html(replace(answer, claims=(replace(claim, caution=""),)), 1)
+    assert "unsure" not in sure and UNSURE not in sure

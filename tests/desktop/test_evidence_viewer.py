@@ -5,6 +5,7 @@ on it, and the viewer steps through an answer's citations."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import factories
@@ -375,6 +376,10 @@ def test_the_table_row_a_claim_stands_on_is_marked_strongly_over_its_lightly_mar
     unlocated = Claim("30", True, ("u1",), "the passage's answer", 1.0)
     viewer.show_source(source, Answer("Q?", Decision.ANSWERED, "30 [1]", (unlocated,), (source,), (), ()))
     assert LOCATION_UNKNOWN in viewer.details.text()
+    # A claim the answer model was unsure of says so where its passage is read.
+    unsure = replace(claim, caution="The answer model was unsure of this answer.")
+    viewer.show_source(source, Answer("Q?", Decision.ANSWERED, "30 [1]", (unsure,), (source,), (), ()))
+    assert "The answer model was unsure of this answer." in viewer.details.text()
     # A PDF indexed before line boxes knew their characters: re-index to see the sentence marked.
     old_box = Box(1, 10, 10, 100, 20)
     pdf = SourceRef("u1", "/docs/a.pdf", "/docs/a.pdf", 1, (old_box,), start, end, text[start:end])

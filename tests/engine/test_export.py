@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from citedesk_engine import Engine, cli
+from citedesk_engine.answer.certainty import UNSURE
 from citedesk_engine.export import (
     answer_json,
     answer_markdown,
@@ -304,3 +305,16 @@ def test_a_claim_checked_in_another_language_says_so_in_words() -> None:
     assert check_words("could not be put into French to check it") == (
         "it could not be translated into French, the passage's language, to check it"
     )
+
+
+def test_an_answer_the_model_was_unsure_of_says_so_in_every_form_and_survives_storage() -> None:
+    answer = answered(source())
+    unsure = replace(answer, claims=(replace(answer.claims[0], caution=UNSURE),))
+    assert f"*Unsure:* “12”: {UNSURE}" in answer_markdown(unsure)
+    assert "Unsure" not in answer_markdown(answer)
+    assert answer_json(unsure)["claims"][0]["caution"] == UNSURE
+    assert answer_from_plain(plain(unsure)).claims[0].caution == UNSURE
+    # A conversation stored before the caution existed reads back with none.
+    stored = plain(answer)
+    del stored["claims"][0]["caution"]
+    assert answer_from_plain(stored).claims[0].caution == ""

@@ -10,6 +10,7 @@ from pathlib import Path
 import factories
 import pytest
 from citedesk_engine import Engine
+from citedesk_engine.answer.certainty import UNSURE
 from citedesk_engine.answer.declined import declines
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation, resolve
@@ -425,6 +426,21 @@ def test_a_short_answer_says_how_sure_the_model_was_of_its_least_sure_word() -> 
     (claim,) = answer.claims
     assert claim.supported and claim.method.endswith("model's certainty 0.70")
     assert next(t for t in answer.trace if t.stage == "generate").details["tokens"][1] == [" of", 0.7]
+
+
+def test_a_short_answer_the_model_was_unsure_of_is_shown_with_a_caution_not_refused() -> None:
+    unsure = ScriptedGenerator("University of Paris [1]", sure={"Paris": 0.9, "of": 0.3})
+    answer = make_flow(unsure, rerank=0.95, searched=[]).ask(CURIE, k=2)  # type: ignore[arg-type]
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    (claim,) = answer.claims
+    assert claim.supported and claim.caution == UNSURE
+    sure = ScriptedGenerator("University of Paris [1]", sure={"Paris": 0.9, "of": 0.7})
+    assert make_flow(sure, rerank=0.95, searched=[]).ask(CURIE, k=2).claims[0].caution == ""  # type: ignore[arg-type]
+    # 0 turns the caution off; a sentence carries no certainty, so no caution either.
+    off = make_flow(unsure, rerank=0.95, searched=[], verify=VerifyConfig(caution_below_certainty=0.0))  # type: ignore[arg-type]
+    assert off.ask(CURIE, k=2).claims[0].caution == ""
+    sentence = ScriptedGenerator("Marie Curie studied at the University of Paris [1].", sure={"Paris": 0.1})
+    assert make_flow(sentence, rerank=0.95, searched=[]).ask(CURIE, k=2).claims[0].caution == ""  # type: ignore[arg-type]
 
 
 def test_a_sentence_carries_no_certainty_and_neither_does_a_generator_that_cannot_say() -> None:

@@ -10,7 +10,7 @@ from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.answer.text import shorten
 from citedesk_engine.export import STAGE_WORDS, check_words, claim_quote, scope_words, with_columns
 from citedesk_engine.pages import page_words
-from citedesk_engine.types import Answer, Decision, SourceRef, Stage
+from citedesk_engine.types import Answer, Claim, Decision, SourceRef, Stage
 
 
 def answer_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
@@ -46,6 +46,14 @@ def stopped_html(written: str) -> str:
 
 # The mark of a verified sentence: checked against the passage it cites.
 _VERIFIED = " <span class='ok' title='verified against its passage'>✓</span>"
+
+
+def _unsure_mark(claim: Claim) -> str:
+    """Beside the verified mark of a claim the answer model was unsure of: a word that says so."""
+    if not claim.caution:
+        return ""
+    why = html.escape(claim.caution, quote=True)
+    return f" <span class='warn' title='{why}'><small>unsure</small></span>"
 
 
 def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
@@ -139,7 +147,7 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         # up to twelve books at a time.'"), so it reads without a click.
         said = claim_quote(claim, answer)
         quoted = f" <span class='muted'>— “{html.escape(said)}”</span>" if said else ""
-        sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{marks}{quoted}")
+        sentences.append(f"{html.escape(claim.text)}{_VERIFIED}{_unsure_mark(claim)}{marks}{quoted}")
     if answer.quote:
         parts = [
             # "found no answer in its own words" read as a contradiction beside a verified mark
@@ -149,6 +157,14 @@ def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) ->
         ]
     else:
         parts = [f"<p><b>CiteDesk:</b> {' '.join(sentences)}</p>"]
+    for claim in answer.claims:
+        if claim.supported and claim.caution:
+            # Verified, and still wrong about three times as often as the others (config.py):
+            # the reader is told so beside the answer, not only in a figure of the details.
+            parts.append(
+                f"<p class='warn'><small>“{html.escape(shorten(claim.text, 80))}”: "
+                f"{html.escape(claim.caution)}</small></p>"
+            )
     removed = [c for c in answer.claims if not c.supported]
     if removed and show_removed:
         rows = "".join(

@@ -514,6 +514,8 @@ def _provenance(source: SourceRef, answer: Answer | None) -> str:
         for claim in answer.claims:
             if source.unit_id in claim.sources:
                 lines.append(f"Verified “{html.escape(claim.text)}”: {html.escape(claim.method)}")
+                if claim.caution:
+                    lines.append(f"<i>{html.escape(claim.caution)}</i>")
                 if not any(unit_id == source.unit_id for unit_id, _, _ in claim.evidence):
                     lines.append(LOCATION_UNKNOWN)
                 elif source.page and source.boxes and all(b.start < 0 for b in source.boxes):
