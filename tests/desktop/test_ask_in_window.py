@@ -129,7 +129,7 @@ def test_citations_of_a_short_and_a_long_pdf_show_their_own_pages_in_turn(
         window.chat._on_link(QUrl(f"cite:{number}.1"))  # what clicking [1] of that answer does
         qtbot.waitUntil(lambda p=path, n=page: window.evidence.shown == (str(p), n), timeout=30_000)
         assert window.evidence.highlighted_boxes >= 1
-        assert f"{Path(path).name}</b>, page {page} ·" in window.evidence.header.text()
+        assert f"{Path(path).name}</b>, page {page}<br>" in window.evidence.header.text()
     window.evidence.previous_page()
     qtbot.waitUntil(lambda: window.evidence.shown == (str(short), 1), timeout=30_000)
     assert "page 1 (the passage is on page 2)" in window.evidence.header.text()

@@ -167,6 +167,7 @@ class EvidenceViewer(QWidget):
         self.image.clear()
         self.text.clear()
         self.header.setText(_PLACEHOLDER)
+        self.header.setToolTip("")
         self.details.setText("")
         self.warning.setVisible(False)
         self.stack.setCurrentWidget(self.scroll)
@@ -271,11 +272,16 @@ class EvidenceViewer(QWidget):
             where += f" · <b>read by OCR</b> (confidence {confidence:.0%}: check the words against the page)"
         about = source.about
         described = ", ".join(x for x in (about.title, "; ".join(about.authors), str(about.year or "")) if x)
+        # Where the passage is, in a reader's words; its unit and character offsets (the figures of
+        # `ask --json`) in the tooltip, not in the header a reader reads (a window session).
         self.header.setText(
-            f"<b>{html.escape(Path(source.path).name)}</b>, {where} · unit {source.unit_id} · "
-            f"characters {source.char_start}-{source.char_end}"
+            f"<b>{html.escape(Path(source.path).name)}</b>, {where}"
             + (f"<br><i>{html.escape(described)}</i>" if described else "")
             + f"<br><small>{html.escape(source.path)}</small>"
+        )
+        self.header.setToolTip(
+            f"Passage {source.unit_id}: characters {source.char_start}–{source.char_end} of the "
+            "document's extracted text"
         )
 
     def show_page(self, path: str, page: int, scale: float, rendered: tuple[bytes, int]) -> None:
