@@ -289,3 +289,26 @@ def test_lines_of_code_and_figures_labelled_in_brackets_are_no_conflict() -> Non
     assert kinds("total = 6 rows", "total = 7 rows") == []
     # What a figure measures still stands right after it, brackets or not.
     assert kinds("The mean age was 41 years (SD 9).", "The mean age was 38 years (SD 9).") == ["number"]
+
+
+def test_printed_test_results_isbns_and_ranges_are_no_conflict() -> None:
+    """vcd's residual-shadings vignette (a window session): two permutation tests' printed "f(x) =
+    1.7802, p-value = 0.1124" and "f(x) = 11.722, p-value = 0.069" were "1.7802 against 11.722", and
+    two books' ISBNs "3 against 0", under a verified answer."""
+    assert kinds("f(x) = 1.7802, p-value = 0.1124", "f(x) = 11.722, p-value = 0.069") == []
+    assert kinds("p-value = 0.0096 for the data", "p-value = 0.0032 for the data") == []
+    assert (
+        kinds("ISBN 3-900051-00-3, URL http:", "ISBN 0-387-95457-0, URL http://www.stats.ox.ac.uk/pub/.")
+        == []
+    )
+    # A range is no single value to set against another ("15" lies within "10-20").
+    assert (
+        kinds("Each group held 10-20 people in the trial.", "Each group held 15 people in the trial.") == []
+    )
+    # A value stated in prose still conflicts, and a negative one is a value.
+    assert kinds("The sample held 210 rings in the test.", "The sample held 180 rings in the test.") == [
+        "number"
+    ]
+    assert kinds("The lake froze at -5 degrees that winter.", "The lake froze at 3 degrees that winter.") == [
+        "number"
+    ]

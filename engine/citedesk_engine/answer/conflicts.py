@@ -52,7 +52,10 @@ _NOT_A_STATEMENT = re.compile(
 # A bibliography entry's tail, wherever the entry's lines were cut: a DOI, or a journal's volume and
 # pages ("Statistics in Medicine, 28, 476–493.", "Biometrika, 59(3), 539–549."); the salmon2016
 # article's reference list gave seven "conflicts" between the pages of two articles.
-_CITATION = re.compile(r"\bdoi(?::|\.org/)|\b\d+(?:\s*\(\d+\))?,\s*\d+\s*[–-]\s*\d+\.", re.IGNORECASE)
+# An ISBN marks an entry too: vcd's references gave "3 against 0" for two books' ISBNs.
+_CITATION = re.compile(
+    r"\bdoi(?::|\.org/)|\bISBN\b|\b\d+(?:\s*\(\d+\))?,\s*\d+\s*[–-]\s*\d+\.", re.IGNORECASE
+)
 # An item of a bulleted list ("• ...", "– ...", "- ...", "* ..."). Two items of one document's list
 # are alternatives side by side, not two claims about one thing: Debian's reference lists "– use 3
 # buttons (click)" and "– use 2 buttons (drag + click)", and "Reading a file changes the atime ..." /
@@ -67,10 +70,17 @@ _LIST_ITEM = re.compile(r"^\s*[•◦▪‣·–—*+-]\s+\S")
 # conflict "10 against 15" (a newcomer's window session).
 _PROMPT = re.compile(r"^\s*(?:(?P<always>>>>|In \[\d*\]:)|[>$]|#(?=\s+[a-z]))(?:\s+|$)")
 _NOT_A_UNIT = frozenset("([{=*/+-^<>")
+# A number joined to another by a hyphen or dash, no space between: one part of a code or a range,
+# not a value of its own ("ISBN 0-387-95457-0" measured a "URL" 0).
+_JOINED = re.compile(r"\w[-–]$")
+_JOINING = re.compile(r"[-–]\d")
 # A line of code is no statement either: an assignment ("df <- 2 * ncol(y)", "x := 1", "n = 5" opening
 # the line) or a line ending in a brace or semicolon. flexmix's M-step driver listed "df <- (3 *
 # ncol(y) + ncol(y)^2)/2" and "df <- 2 * ncol(y)", shown as a conflict "3 against 2" (a window session).
-_CODE_LINE = re.compile(r"<<?-|:=|[{};]\s*$|^\s*[\w.$@\[\]]+\s*[-+*/]?=(?!=)\s*\S")
+# A printout's "name = value" line is none either, the name a call or hyphenated: vcd's vignette
+# printed "f(x) = 1.7802, p-value = 0.1124" and "f(x) = 11.722, p-value = 0.069" for two tests of one
+# data set, shown as a conflict "1.7802 against 11.722" (a window session).
+_CODE_LINE = re.compile(r"<<?-|:=|[{};]\s*$|^\s*[\w.$@\[\]()-]+\s*[-+*/]?=(?!=)\s*\S")
 # A line of prose: a capitalised word, three more, a full stop or colon at the end. R's printed
 # "Residual standard error: 3.2 on 28 degrees of freedom" has none and stays printed output.
 _PROSE_LINE = re.compile(r"^\s*[A-Z][a-z]+(?:\s+[\w’'.,:;%!-]+){3,}(?<=[.:!])\s*$")
@@ -247,6 +257,8 @@ def _quantities(
         token = match.group(0)
         if match.start() in cited or "." in token.rstrip("%").replace(".", "", 1):
             continue  # a year cited beside an author; a dotted section number ("3.2.1")
+        if _JOINED.search(sentence[: match.start()]) or _JOINING.match(sentence, match.end()):
+            continue  # a part of a code ("0-387-95457-0", "2020-06-30") or a range ("10-20 people")
         before = words(sentence[: match.start()])[-1:]
         if before and before[0] in _POINTERS:
             labels.setdefault(before[0], set()).add(token)
