@@ -710,3 +710,24 @@ def test_a_label_over_the_columns_is_not_the_header_and_numbered_columns_are_ask
     # A row writing as many cells as the next is a header, its first cell left empty or not.
     crq = "– | median | Kaplan-Meier\nn = 50 | 1.602 | 1.972\nn = 200 | 1.581 | 1.924"
     assert (header_and_rows(crq) or ("",))[0].startswith("– | median")
+
+
+LINNERUD = (
+    "Subject | Chins | Situps | Jumps | Weight | Waist | Pulse\n"
+    "4 | 12 | 105 | 37 | 162 | 35 | 62\n"
+    "5 | 13 | 155 | 58 | 189 | 35 | 46\n"
+    "13 | 14 | 215 | 105 | 154 | 34 | 64\n"
+    "14 | 1 | 50 | 50 | 247 | 46 | 50"
+)
+
+
+def test_values_gathered_from_several_rows_are_refused_for_a_question_naming_one() -> None:
+    """A window session on a spreadsheet: "162, 35, 50" (subject 4's weight and waist, a pulse of 50)
+    was shown as verified for subject 14, whose row reads 247, 46, 50."""
+    question = "What were the weight, waist and pulse of subject 14 in the Linnerud data?"
+    reason = wrong_cell("162, 35, 50", LINNERUD, question)
+    assert reason.startswith("table row: the question is about '14 | 1 | 50") and "no row holds all" in reason
+    assert wrong_cell("247, 46, 50", LINNERUD, question) == ""
+    assert wrong_cell("247 pounds, 46 inches and 50 beats", LINNERUD, question) == ""
+    # Two rows asked for: their values come from two rows.
+    assert wrong_cell("162, 247", LINNERUD, "What were the weights of subjects 4 and 14?") == ""

@@ -43,7 +43,7 @@ _ACROSS_ROWS = re.compile(
 @dataclass(frozen=True, slots=True)
 class WrongRow:
     named: str  # the row the question names, as written
-    found: str  # a row the answer is taken from
+    found: str  # a row the answer is taken from; "" when its values stand in no single row
 
 
 def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
@@ -64,7 +64,7 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
         return None
     holding = [i for i, stems in enumerate(row_stems) if wanted <= stems]
     if not holding:
-        return None
+        return _gathered(answer, question, header, rows)
     picking, missing = _picking_figures(question, header, rows, holding)
     if missing:
         having = [i for i, row in enumerate(rows) if picking <= _figures(row)]
@@ -78,6 +78,23 @@ def wrong_row(answer: str, passage: str, question: str) -> WrongRow | None:
     if named is None or any(i in named for i in holding):
         return None
     return WrongRow(named=rows[named[0]], found=rows[holding[0]])
+
+
+def _gathered(answer: str, question: str, header: str, rows: list[str]) -> WrongRow | None:
+    """An answer of several figures that no row holds together, for a question naming a row by a
+    figure: values gathered from several rows. A window session asked a spreadsheet "What were the
+    weight, waist and pulse of subject 14?" and was shown "162, 35, 50" as verified: subject 4's
+    weight and waist, and a pulse of 50 (subject 14's row reads 247, 46, 50)."""
+    wanted = _figures(answer) - _figures(question)
+    picking, _ = _picking_figures(question, header, rows, [])
+    if len(wanted) < 2 or not picking:
+        return None
+    named = [i for i, row in enumerate(rows) if picking <= _figures(row)]
+    if not named or any(wanted <= _figures(rows[i]) for i in named):
+        return None
+    # The row the figure names is the one it opens ("14 | 1 | 50 ...", not "13 | 14 | 215 ..."):
+    keyed = [i for i in named if _figures(rows[i].split(cell_separator(header))[0]) & picking]
+    return WrongRow(named=rows[(keyed or named)[0]], found="")
 
 
 def _by_name(answer: str, question: str, rows: list[str]) -> WrongRow | None:
@@ -295,6 +312,11 @@ def wrong_cell(answer: str, passage: str, question: str) -> str:
     """What the gate says when `answer` is a cell of another row or column of the table than the one
     the question asks about ("table row: ...", "table column: ..."); "" otherwise."""
     row = wrong_row(answer, passage, question)
+    if row is not None and not row.found:
+        return (
+            f"table row: the question is about {shorten(row.named, 60)!r}, "
+            "and no row holds all the answer's values"
+        )
     if row is not None:
         return (
             f"table row: the question is about {shorten(row.named, 60)!r}, "
