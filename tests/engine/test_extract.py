@@ -99,6 +99,24 @@ def test_running_headers_that_reach_below_the_top_tenth_alternating_by_page_stay
     assert doc.text.count("Body text of page") == 6
 
 
+def test_a_printed_tables_cells_drawn_apart_on_one_line_stay_one_line(tmp_path: Path) -> None:
+    """R's printout of vcd's piston-rings table came out a cell a line ("C4", "14", "7", "28"), and a
+    window session was shown C4's North count for its South one: the row is read as drawn."""
+    path = tmp_path / "printout.pdf"
+    with pymupdf.open() as document:
+        page = document.new_page(width=595, height=842)
+        page.insert_text((72, 100), "The failures of each compressor in each leg:", fontsize=11)
+        page.insert_text((72, 130), "compressor North Centre South", fontname="cour", fontsize=10)
+        for row, cells in enumerate([("C1", "17", "17", "12"), ("C4", "14", "7", "28")]):
+            for column, cell in enumerate(cells):
+                page.insert_text((127 + 40 * column, 145 + 14 * row), cell, fontname="cour", fontsize=10)
+        page.insert_text((72, 200), "There is no significant deviation from independence.", fontsize=11)
+        document.save(path)
+    text = run(path).text
+    assert "C1 17 17 12\nC4 14 7 28" in text
+    assert "independence." in text and "C4 14 7 28 There" not in text
+
+
 def test_a_short_pdf_keeps_a_line_that_repeats_on_its_two_pages(tmp_path: Path) -> None:
     path = factories.paper_pdf(tmp_path / "two.pdf", [["Body one."], ["Body two."]], header="Minutes")
     assert run(path).text.count("Minutes") == 2  # two pages are too few to call a line page furniture

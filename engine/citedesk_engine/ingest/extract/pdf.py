@@ -29,6 +29,7 @@ from .pdf_lines import (
     composed,
     dehyphenated,
     runs_on,
+    same_row,
     superscript_marks,
     without_marks,
 )
@@ -436,7 +437,8 @@ def _lines(page: pymupdf.Page) -> tuple[list[Line], dict[str, list[str]]]:
         if why:
             left_out.setdefault(why, []).append(word)
             continue
-        if key is not None and (block, line) != key:
+        beside = key is not None and same_row(block, key[0], current[-1], (x0, y0, y1), page.rect.height)
+        if key is not None and (block, line) != key and not beside:
             lines.append(Line(key[0], tuple(current)))
             current = []
         current.append(without_marks((composed(word), x0, y0, x1, y1), marks))

@@ -198,3 +198,30 @@ def runs_on(body: list[Line], following: list[Line]) -> bool:
 
 _ROMAN = re.compile(r"[ivxlc]+")
 _FULL_LINE = 4  # words
+
+
+def same_row(
+    block: int,
+    current: int,
+    last: tuple[str, float, float, float, float],
+    word: tuple[float, float, float],
+    height: float,
+) -> bool:
+    """Whether a word MuPDF puts on a line of its own (at `word`: its left, top and bottom) goes on
+    the drawn line before it, ending in `last`: in the same block, at its height, to its right. R's
+    printed tables come out a cell a line ("C4", "14", "7", "28" for the row "C4 14 7 28" of vcd's
+    piston-rings table), which no reader can line up with its columns (a window session was shown C4's
+    North count for its South one). Not in the page's margins (`MARGIN`): a running header's or
+    footer's parts set apart ("Eddelbuettel and Balamuta" ... "Rcpp Vignette | January 11, 2022 | 3")
+    are told as page furniture by each part repeating."""
+    _, _, top, right, bottom = last
+    x0, y0, y1 = word
+    size = max(bottom - top, 1.0)
+    return (
+        block == current
+        and x0 >= right
+        and abs(y0 - top) <= 0.25 * size
+        and abs(y1 - bottom) <= 0.25 * size
+        and height * MARGIN < top
+        and bottom < height * (1 - MARGIN)
+    )
