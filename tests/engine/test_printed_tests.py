@@ -33,7 +33,8 @@ def test_a_figure_printed_for_other_data_is_refused_for_the_data_asked_about() -
     assert other_data("0.0032", ARTHRITIS, "Which p-value did the test give for the Arthritis data?") == ""
     named_apart = ARTHRITIS.replace("data: art\nf(x) = 11.296", "data: pistonrings\nf(x) = 11.296")
     assert other_data("0.0032", named_apart, PISTONS) == ""
-    assert other_data("0.0096", named_apart, PISTONS).startswith("the passage prints 0.0096 for the data 'art'")
+    other = other_data("0.0096", named_apart, PISTONS)
+    assert other.startswith("the passage prints 0.0096 for the data 'art'")
     # A question that names no data, or a figure printed for none, is not judged here.
     assert other_data("0.0032", ARTHRITIS, "What p-value did the sum-of-squares test give?") == ""
     assert other_data("5000", ARTHRITIS, PISTONS) == ""
