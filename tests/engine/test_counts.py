@@ -19,24 +19,24 @@ HEURISTICS = (
         (
             "grammatical and syntactical conventions.",
             "What are the five heuristics VADER uses besides the lexicon?",
-            "the question asks for five; the answer names 2",
+            "the question asks for five; the answer names only two",
         ),
         (
             "time",
             "What are two basic primary resources used to gauge complexity?",
-            "the question asks for two; the answer names 1",
+            "the question asks for two; the answer names only one",
         ),
         (
             "the Rhine",
             "Name the three rivers of the region.",
-            "the question asks for three; the answer names 1",
+            "the question asks for three; the answer names only one",
         ),
         # an item that says a word of the question again is none of those asked for (crq's vignette:
         # its third value stood on the next page, and the model wrote the function's name)
         (
             "Powell, Portnoy, crq",
             "Which three values can the method argument of crq take?",
-            "the question asks for three; the answer names 2 (crq: the question's own word)",
+            "the question asks for three; the answer names only two (crq: the question's own word)",
         ),
         # unless the question offers its own list to choose from
         ("zoo, xts", "Which two of zoo, xts or sandwich handle irregular time series?", ""),

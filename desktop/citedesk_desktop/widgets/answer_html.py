@@ -4,6 +4,7 @@ links, what was removed and why, a refusal card with what was considered, a stop
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 from citedesk_engine.answer.evidence_spans import spans_in_source
@@ -223,15 +224,20 @@ def _headings(answer: Answer) -> list[tuple[int, str]]:
     question was already worded with (the suggestion would go round in a circle)."""
     found: dict[str, tuple[int, str]] = {}  # by the heading in lower case
     asked = answer.question.lower()
+    asked_words = set(_WORD.findall(asked))
     for i, source in enumerate(answer.considered, 1):
         heading = " ".join(source.heading.split())
         key = heading.lower()
-        if key and key != source.about.title.strip().lower() and f"“{key}”" not in asked:
+        # Nor one whose every word the question says: "random.gauss" offered to "Is random.gauss()
+        # thread-safe?" (a window session).
+        said = set(_WORD.findall(key)) <= asked_words
+        if key and key != source.about.title.strip().lower() and f"“{key}”" not in asked and not said:
             found.setdefault(key, (i, heading))
     return list(found.values())[:_HEADINGS]
 
 
 _HEADINGS = 3
+_WORD = re.compile(r"[^\W_]+")
 
 
 def rephrased(question: str, heading: str) -> str:

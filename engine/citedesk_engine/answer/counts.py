@@ -87,6 +87,9 @@ _ASKS_FOR = re.compile(
 _ITEM_BREAK = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 
 
+_COUNTED = ("none of them", *(f"only {n}" for n in "one two three four five six seven eight nine".split()))
+
+
 def too_few_items(claim: str, question: str) -> str:
     """What the guard says when a short answer names fewer things than the question asks for ("What
     are the five heuristics VADER uses?" - "grammatical and syntactical conventions", the sentence
@@ -105,7 +108,9 @@ def too_few_items(claim: str, question: str) -> str:
     if named >= wanted:
         return ""
     said = f" ({', '.join(restating)}: the question's own word)" if restating else ""
-    return f"the question asks for {asked.group('count').lower()}; the answer names {named}{said}"
+    # In words, as the question counts: "the answer names 1" read as naming the item "1" (a window
+    # session, for "4" answering "What are the four margins ...?").
+    return f"the question asks for {asked.group('count').lower()}; the answer names {_COUNTED[named]}{said}"
 
 
 _OFFERS = re.compile(r"\w,\s+\w|\w\s+or\s+\w", re.IGNORECASE)  # "A, B or C": the question lists options
