@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .api import Engine
     from .ingest.extract import SUPPORTED as SUPPORTED_EXTENSIONS
 
-__version__ = "0.25.0"
+__version__ = "0.26.0"
 
 
 def __getattr__(name: str) -> Any:

@@ -178,11 +178,28 @@ def place(source: SourceRef) -> str:
 
 
 def _locator(source: SourceRef) -> str:
-    """ "p. 4" for a page; a sheet or slide as the document calls it ("sheet mtCars Pivot"): a window
-    session's export cited a workbook's sheets as "p. 4" and "pages 1, 4"."""
+    """ "p. 4" for a page, "pp. 10–11" for a passage going on over a page break; a sheet or slide as
+    the document calls it ("sheet mtCars Pivot"): a window session's export cited a workbook's sheets
+    as "p. 4" and "pages 1, 4"."""
     page = source.page or 0
     where = page_words(source.path, page, source.section)
-    return f"p. {page}" if where == f"page {page}" else where
+    if where != f"page {page}":
+        return where
+    last = last_page(source)
+    return f"pp. {page}–{last}" if last > page else f"p. {page}"
+
+
+def last_page(source: SourceRef) -> int:
+    """The page a passage ends on: its page, or a later one when it goes on over a page break."""
+    return max((box.page for box in source.boxes), default=source.page or 0)
+
+
+def page_place(source: SourceRef) -> str:
+    """Where a passage of a paged document is, in words: "page 4", "pages 10–11", "sheet quakes"."""
+    page = source.page or 0
+    where = page_words(source.path, page, source.section)
+    last = last_page(source)
+    return f"pages {page}–{last}" if where == f"page {page}" and last > page else where
 
 
 def supporting_words(source: SourceRef, answer: Answer) -> str:

@@ -6,7 +6,7 @@
 ;   iscc packaging\windows\citedesk.iss
 ; which writes dist\CiteDesk-<version>-setup.exe. Keep AppVersion equal to citedesk_engine.__version__.
 
-#define AppVersion "0.25.0"
+#define AppVersion "0.26.0"
 
 [Setup]
 AppId={{6B0E3C1A-7A44-4C59-9E57-2B7F4C0D1E11}

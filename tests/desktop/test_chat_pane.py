@@ -601,3 +601,15 @@ def test_a_verified_answer_the_model_was_unsure_of_is_marked_and_says_why() -> N
     assert ">unsure</small>" in page and f"“the buyer”: {UNSURE}" in page
     sure = answer_html(replace(answer, claims=(replace(claim, caution=""),)), 1)
     assert "unsure" not in sure and UNSURE not in sure
+
+
+def test_a_passage_going_on_over_a_page_break_is_named_with_both_pages() -> None:
+    """A window session's refusal named a passage running from page 10 to 11 "page 10"."""
+    from citedesk_desktop.widgets.answer_html import _where
+    from citedesk_engine.types import Box
+
+    text = "it is not significant at 5% level and hence graphically down-weighted."
+    boxes = (Box(10, 72, 700, 500, 712), Box(11, 72, 80, 500, 92))
+    over = SourceRef("u-1", "/docs/vcd.pdf", "/docs/vcd.pdf", 10, boxes, 0, len(text), text)
+    assert _where(over) == "vcd.pdf, pages 10–11"
+    assert _where(replace(over, boxes=boxes[:1])) == "vcd.pdf, page 10"

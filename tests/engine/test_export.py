@@ -318,3 +318,12 @@ def test_an_answer_the_model_was_unsure_of_says_so_in_every_form_and_survives_st
     stored = plain(answer)
     del stored["claims"][0]["caution"]
     assert answer_from_plain(stored).claims[0].caution == ""
+
+
+def test_a_passage_going_on_over_a_page_break_is_cited_with_both_pages() -> None:
+    """A window session's refusal named a passage running from page 10 to 11 "page 10"."""
+    from citedesk_engine.types import Box
+
+    over = replace(source(page=10), boxes=(Box(10, 72, 700, 500, 712), Box(11, 72, 80, 500, 92)))
+    assert "> — rules.pdf, pp. 10–11" in answer_markdown(answered(over))
+    assert "> — rules.pdf, p. 10" in answer_markdown(answered(source(page=10)))

@@ -9,8 +9,14 @@ from pathlib import Path
 
 from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.answer.text import shorten
-from citedesk_engine.export import STAGE_WORDS, check_words, claim_quote, scope_words, with_columns
-from citedesk_engine.pages import page_words
+from citedesk_engine.export import (
+    STAGE_WORDS,
+    check_words,
+    claim_quote,
+    page_place,
+    scope_words,
+    with_columns,
+)
 from citedesk_engine.types import Answer, Claim, Decision, SourceRef, Stage
 
 
@@ -345,7 +351,7 @@ def _where(source: SourceRef) -> str:
     """ "paper.pdf, page 4", or by its authors when they are known ("Hutto and Gilbert 2014, page 5")."""
     name = source.about.label or Path(source.path).name
     if source.page:
-        place = f", {html.escape(page_words(source.path, source.page, source.section))}"
+        place = f", {html.escape(page_place(source))}"
     elif source.section and source.section != name:  # a CSV's table is titled by its file name
         place = f", {html.escape(source.section)}"
     else:
