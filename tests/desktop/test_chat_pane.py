@@ -511,19 +511,8 @@ def test_a_refusal_offers_its_closest_passages_headings_to_rephrase_the_question
     # Nor a heading whose every word the question already says (a window session: "random.gauss"
     # offered to "Is random.gauss() thread-safe?").
     own = (near("u-5", "random.gauss"), near("u-6", "random.normalvariate"))
-    pane.show_answer(
-        Answer(
-            "Is random.gauss() thread-safe?",
-            Decision.REFUSED,
-            "",
-            (),
-            (),
-            (),
-            (),
-            refusal=refusal,
-            considered=own,
-        )
-    )
+    asked = Answer("Is random.gauss() thread-safe?", Decision.REFUSED, "", (), (), (), (), refusal=refusal)
+    pane.show_answer(replace(asked, considered=own))
     page = pane.transcript.toHtml()
     assert "rephrase:4.2" in page and "rephrase:4.1" not in page
 
