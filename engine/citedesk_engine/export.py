@@ -88,9 +88,21 @@ def check_words(method: str) -> str:
     )
     if words is None:
         words = rest[len(start) :].lstrip(": ")
+    if start == "guard: number" and len(_values_listed(rest[len(start) :])) > 1:
+        words = "the passage does not give these numbers"  # "162, 35" read "this number" (a window session)
     if checked_in:
         return f"{words} (checked in {checked_in.group(1)} as “{checked_in.group(2)}”)"
     return words
+
+
+def _values_listed(text: str) -> list[str]:
+    """The values a guard's method lists first (" 162, 35, model's certainty 0.53": 162 and 35)."""
+    values = []
+    for item in text.strip().split(", "):
+        if " " in item or not any(ch.isdigit() for ch in item):
+            break
+        values.append(item)
+    return values
 
 
 _QUOTE_LIMIT = 400  # characters of a passage quoted when no sentence of it is known to carry the claim

@@ -273,6 +273,10 @@ def test_why_a_sentence_was_removed_is_said_in_words() -> None:
     from citedesk_engine.export import check_words
 
     assert check_words("guard: number 9") == "the passage does not give this number"
+    assert (
+        check_words("guard: number 162, 35, model's certainty 0.53")
+        == "the passage does not give these numbers"
+    )
     assert check_words("guard: number slot: 5 where the passage has 6.5") == (
         "it puts a number where the passage has another"
     )
