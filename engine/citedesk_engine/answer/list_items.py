@@ -192,7 +192,7 @@ def other_row(claim: str, passage: str, question: str) -> str:
     answer = claim.strip().rstrip(".").strip()
     if not numbers(answer):
         return ""
-    rows = _printed_rows(passage)
+    rows = printed_rows(passage)
     if len(rows) < _MIN_ROWS:
         return ""
     asked = set(re.findall(r"[\w.()]+", question.lower()))
@@ -205,7 +205,7 @@ def other_row(claim: str, passage: str, question: str) -> str:
     return f"the passage gives {answer} for {' and '.join(holders)}, not for {' or '.join(sorted(named))}"
 
 
-def _printed_rows(passage: str) -> dict[str, list[str]]:
+def printed_rows(passage: str) -> dict[str, list[str]]:
     """The printed rows of a passage: each row's name and its figures as written."""
     rows: dict[str, list[str]] = {}
     name, figures = "", []

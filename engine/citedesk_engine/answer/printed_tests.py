@@ -1,4 +1,5 @@
-"""A figure of a printed test result answering for another data set than the one it was printed for.
+"""Figures of R printouts answering for something else than what they were printed for: a test result
+printed for another data set, a cell of a printed table under another column.
 
 R prints a test's result under the data it was run on ("data: art", then "f(x) = 11.296, p-value =
 0.0032"), and a vignette prints several such results one after another, for several data sets. A window
@@ -11,12 +12,19 @@ from __future__ import annotations
 
 import re
 
+from .list_items import printed_rows
 from .text import numbers, words
 
 # A printed result's data line: "data: art", "data:  x and y", "## data: pistonrings".
 _DATA_LINE = re.compile(r"^\s*(?:#+\s*)?data:\s+(?P<name>\S.*?)\s*$")
 # A question that names the data it asks about.
 _ASKS_DATA = re.compile(r"\b(?:data|dataset|data set)\b", re.IGNORECASE)
+
+
+def other_printed(claim: str, passage: str, question: str) -> str:
+    """What the guard says when a figure of a printout answers for something else than it was printed
+    for (`other_data`, `other_cell`); "" otherwise."""
+    return other_data(claim, passage, question) or other_cell(claim, passage, question)
 
 
 def other_data(claim: str, passage: str, question: str) -> str:
@@ -61,3 +69,62 @@ def _named(name: str, question: str) -> bool:
     parts = [w for w in re.findall(r"[a-z0-9]+", name.lower()) if len(w) >= 3 and w != "and"]
     whole = "".join(re.findall(r"[a-z0-9]+", name.lower()))
     return any(said.startswith(part) for said in joined for part in [whole, *parts] if part)
+
+
+def other_cell(claim: str, passage: str, question: str) -> str:
+    """What the guard says when a figure answering for a printed table's row and column the question
+    names is another cell ("the passage prints 28 for C4 under South, not 14"); "" otherwise. A window
+    session asked vcd's vignette "How many piston ring failures were recorded for compressor C4 in the
+    South leg?" and was shown 14, C4's North count, as verified: R prints the table as "compressor North
+    Centre South" over "C4 14 7 28", and every figure of the row stands in the passage. A column is a
+    name of the line over the rows that name as many columns as the rows have figures (after one that
+    names the rows: "compressor")."""
+    answer = claim.strip().rstrip(".").strip()
+    if len(numbers(answer)) != 1:
+        return ""
+    asked = set(re.findall(r"[\w.()]+", question.lower()))
+    for header, rows in _printed_tables(passage):
+        row = [name for name in rows if name.lower() in asked]
+        column = [i for i, name in enumerate(header) if name.lower() in asked]
+        if len(row) != 1 or len(column) != 1:
+            continue
+        cell = rows[row[0]][column[0]]
+        if _number(cell) != _number(answer):
+            return f"the passage prints {cell} for {row[0]} under {header[column[0]]}, not {answer}"
+    return ""
+
+
+def _printed_tables(passage: str) -> list[tuple[list[str], dict[str, list[str]]]]:
+    """The printed tables of a passage: the column names of the line over each run of printed rows
+    (`list_items.printed_rows`) and the rows, when that line names as many columns as the rows have
+    figures (one more: the first names the rows)."""
+    tables = []
+    header: list[str] = []
+    block: list[str] = []
+    for line in [*passage.splitlines(), ""]:
+        rows = printed_rows(line) if line.strip() else {}
+        if rows:
+            block.append(line)
+            continue
+        if block:
+            found = printed_rows("\n".join(block))
+            widths = {len(figures) for figures in found.values()}
+            if len(widths) == 1 and len(header) - widths.pop() in (0, 1):
+                tables.append((header[-len(next(iter(found.values()))) :], found))
+            block = []
+        if line.strip():
+            # Column names are words: "Std." or "Pr(>|t|)" is part of a name written in two words
+            # ("Estimate Std. Error"), which no count of words lines up with the figures.
+            tokens = line.split()
+            header = tokens if all(_COLUMN_NAME.fullmatch(t) for t in tokens) else []
+    return tables
+
+
+_COLUMN_NAME = re.compile(r"[A-Za-z][A-Za-z_-]*")
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
