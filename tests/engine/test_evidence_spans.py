@@ -189,3 +189,23 @@ def test_an_answer_naming_one_of_the_questions_options_stands_in_that_options_ro
     question = "Who was younger when they died, David Bowie or Prince?"
     ((start, end),) = supporting_spans("Prince", table, question)
     assert table[start:end] == "Prince | musician | 57"
+
+
+def test_a_list_answer_stands_on_its_items_set_a_line_each() -> None:
+    """rpart's vignette (a window session): "yval, dev, wt, ylevel, digits" was marked on the print
+    function's sentence naming three of them, not on the summary function's five items."""
+    passage = (
+        "The summary function will be called with arguments which are\n\n"
+        "• yval= the response value for the node\n\n• dev = the deviance for the node\n\n"
+        "• wt = the sum of weights at the node (number of observations)\n\n"
+        "• ylevel = the levels of y, if y is categorical\n\n• digits = the current setting for digits\n\n"
+        "It should return a character vector.\n\n"
+        "The print function is called only with yval, ylevels, and digits."
+    )
+    question = "With which arguments is the summary function of an rpart user-written split method called?"
+    (span,) = spanned("yval, dev, wt, ylevel, digits", passage, question)
+    assert span.startswith("• yval=") and span.endswith("setting for digits")
+    # A sentence with commas is no list: it stands where its words do, in as few sentences as hold them.
+    assert spanned("Cats sleep 15 hours a day, and a tabby has a striped coat.", CATS) == [
+        "Cats sleep 15 hours a day. A tabby is a domestic cat with a striped coat."
+    ]

@@ -25,6 +25,9 @@ from .table_rows import answer_rows, rows_most_about
 from .text import REFERENCE_TERM, terms
 
 _MOST_SENTENCES = 3
+_MOST_ITEMS = 10  # parts a list answer's window may take (its items and the line opening them)
+_ITEMS = re.compile(r",|;|\band\b")
+_ITEM_WORDS = 3  # words of an item of a list answer ("ylevel", "Robert Koch Institute"); more: a sentence
 # A paragraph break before a capital or a figure: a new sentence even without a mark before it. A
 # command line or a table's rows printed as a block of their own run into the next sentence otherwise
 # ("run the command\n\nsystemctl get-default\n\nDuring boot-up, ..." was quoted whole).
@@ -80,7 +83,13 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     parts = _paragraphed(passage, sentence_spans(passage))
     stems = [terms(passage[a:b]) for a, b in parts]
     best: tuple[tuple[int, int, int, int, int], tuple[int, int]] | None = None
-    for size in range(1, _MOST_SENTENCES + 1):
+    # A list answer's items may stand an item a line, under a line that opens the list: "yval, dev,
+    # wt, ylevel, digits" was marked on a sentence naming three of them ("The print function is called
+    # only with yval, ylevels, and digits."), not on the five items the answer came from (a window
+    # session on rpart's vignette).
+    items = [item.split() for item in _ITEMS.split(claim) if item.strip()]
+    listed = len(items) if all(len(item) <= _ITEM_WORDS for item in items) else 0
+    for size in range(1, max(_MOST_SENTENCES, min(listed + 1, _MOST_ITEMS)) + 1):
         for first in range(0, len(parts) - size + 1):
             held = set().union(*stems[first : first + size])
             window = passage[parts[first][0] : parts[first + size - 1][1]]
