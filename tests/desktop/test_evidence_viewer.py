@@ -597,7 +597,9 @@ def test_a_passage_found_without_a_retrievers_score_is_said_so_without_one() -> 
         ranks={"title page": 0},
         fused=0.0,
     )
-    assert _provenance(title_page, None) == "Found by title page #1."
+    assert _provenance(title_page, None) == (
+        "Found by being its document's title page. <small class='muted'>(title page #1)</small>"
+    )
     found = SourceRef(
         "u1",
         "/docs/lmer.pdf",
@@ -612,9 +614,9 @@ def test_a_passage_found_without_a_retrievers_score_is_said_so_without_one() -> 
         fused=0.9,
         rerank=0.4,
     )
-    assert (
-        _provenance(found, None)
-        == "Found by lexical #1 (score 12.5), title page #2; fused 0.9000, rerank 0.4."
+    assert _provenance(found, None) == (
+        "Found by the question's words and being its document's title page. "
+        "<small class='muted'>(lexical #1 (score 12.5), title page #2; fused 0.9000, rerank 0.4)</small>"
     )
 
 

@@ -16,6 +16,7 @@ from citedesk_engine.export import (
     conversation_json,
     conversation_markdown,
     supporting_words,
+    verified_words,
 )
 from citedesk_engine.serialize import answer_from_plain, plain
 from citedesk_engine.testing import HashEmbedder
@@ -331,3 +332,14 @@ def test_a_passage_going_on_over_a_page_break_is_cited_with_both_pages() -> None
     over = replace(source(page=10), boxes=(Box(10, 72, 700, 500, 712), Box(11, 72, 80, 500, 92)))
     assert "> — rules.pdf, pp. 10–11" in answer_markdown(answered(over))
     assert "> — rules.pdf, p. 10" in answer_markdown(answered(source(page=10)))
+
+
+def test_how_a_claim_was_verified_is_said_in_words() -> None:
+    """Issue 23: "aligned 1.00, verifier 0.73" meant nothing to a reader; the figures stay in the method."""
+    assert verified_words("aligned 1.00, verifier 0.73") == "the passage says this word for word"
+    assert verified_words("aligned 0.86, verifier 0.91") == "the passage says this almost word for word"
+    assert verified_words("aligned 0.60, semantic 0.71") == "the passage says this partly in other words"
+    assert verified_words("the passage's answer, verifier 0.95 (re-cited), model's certainty 0.48") == (
+        "the passage gives this answer to the question (the model had cited another passage)"
+    )
+    assert verified_words("some future check 0.5") == "some future check 0.5"

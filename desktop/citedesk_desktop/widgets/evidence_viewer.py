@@ -8,6 +8,7 @@ from pathlib import Path
 
 from citedesk_engine.answer.asides import AsideKind, asides
 from citedesk_engine.answer.evidence_spans import spans_in_source
+from citedesk_engine.export import verified_words
 from citedesk_engine.ingest.extract import is_paged, keeps_lines
 from citedesk_engine.pages import page_words
 from citedesk_engine.types import Answer, Box, SourceRef
@@ -505,21 +506,28 @@ def _provenance(source: SourceRef, answer: Answer | None) -> str:
     """How retrieval found the passage and how the claims citing it were verified, in words."""
     # A passage put there without a retriever's score (a title page, answer/about_document.py) says
     # so without one: "title page #1 (score nan); fused 0.0000" was shown (a window session).
+    ranked = sorted(source.ranks.items(), key=lambda item: item[1])
     found = [
         f"{name} #{rank + 1}" + (f" (score {source.scores[name]:.3g})" if name in source.scores else "")
-        for name, rank in sorted(source.ranks.items(), key=lambda item: item[1])
+        for name, rank in ranked
     ]
     lines = []
     if found:
+        # In words first (issue 23: figures in plain words by default), the figures after, muted.
+        said = " and ".join(dict.fromkeys(_FOUND_BY.get(name, name) for name, _ in ranked))
         fused = source.fused is not None and any(name in source.scores for name in source.ranks)
         scores = [f"fused {source.fused:.4f}"] if fused else []
         if source.rerank is not None:
             scores.append(f"rerank {source.rerank:.3g}")
-        lines.append(f"Found by {', '.join(found)}" + (f"; {', '.join(scores)}." if scores else "."))
+        figures = ", ".join(found) + (f"; {', '.join(scores)}" if scores else "")
+        lines.append(f"Found by {said}. <small class='muted'>({figures})</small>")
     if answer is not None:
         for claim in answer.claims:
             if source.unit_id in claim.sources:
-                lines.append(f"Verified “{html.escape(claim.text)}”: {html.escape(claim.method)}")
+                lines.append(
+                    f"Verified “{html.escape(claim.text)}”: {html.escape(verified_words(claim.method))}. "
+                    f"<small class='muted'>({html.escape(claim.method)})</small>"
+                )
                 if claim.caution:
                     lines.append(f"<i>{html.escape(claim.caution)}</i>")
                 if not any(unit_id == source.unit_id for unit_id, _, _ in claim.evidence):
@@ -527,6 +535,19 @@ def _provenance(source: SourceRef, answer: Answer | None) -> str:
                 elif source.page and source.boxes and all(b.start < 0 for b in source.boxes):
                     lines.append(LOCATION_NOT_ON_PAGE)
     return "<br>".join(lines)
+
+
+# How each retriever found a passage, in words (retrieve/retrievers.py, graph/retrievers.py).
+_FOUND_BY = {
+    "lexical": "the question's words",
+    "vector": "the question's meaning",
+    "structure": "the document's headings",
+    "rows": "a table row the question names",
+    "graph": "the entities the question names",
+    "community": "the topic of the question",
+    "wiki": "the library's wiki",
+    "title page": "being its document's title page",
+}
 
 
 # Said rather than marking a wrong sentence: where the claim stands in the passage was not found.
