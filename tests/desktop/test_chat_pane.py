@@ -580,7 +580,7 @@ def test_a_verified_answer_the_model_was_unsure_of_is_marked_and_says_why() -> N
     """Verified short answers written with little certainty are wrong about three times as often
     (config.py): the reader sees it beside the answer."""
     from citedesk_desktop.widgets.answer_html import answer_html
-    from citedesk_engine.answer.certainty import UNSURE
+    from citedesk_engine.answer.cautions import UNSURE
 
     text = "The buyer pays shipping."
     ref = SourceRef("u-1", "/docs/terms.pdf", "/docs/terms.pdf", 2, (), 0, len(text), text)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from citedesk_engine import Engine, cli
-from citedesk_engine.answer.certainty import UNSURE
+from citedesk_engine.answer.cautions import UNSURE
 from citedesk_engine.export import (
     answer_json,
     answer_markdown,

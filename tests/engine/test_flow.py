@@ -10,7 +10,7 @@ from pathlib import Path
 import factories
 import pytest
 from citedesk_engine import Engine
-from citedesk_engine.answer.certainty import UNSURE
+from citedesk_engine.answer.cautions import UNSURE
 from citedesk_engine.answer.declined import declines
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation, resolve
@@ -636,3 +636,17 @@ def test_a_claim_the_cited_passage_contradicts_is_not_re_cited_to_another() -> N
     answer = flow.ask("How does boda compare in speed with the Farrington procedures?", k=2)
     assert answer.decision is Decision.REFUSED
     assert [c.method for c in answer.claims] == ["guard: opposite: slower / quicker"]
+
+
+def test_one_short_answer_to_a_question_asking_two_things_is_shown_with_a_caution() -> None:
+    from citedesk_engine.answer.cautions import ONE_PART, answers_one_part
+
+    question = "When was the Math Guide published, and which LibreOffice version does it describe?"
+    assert answers_one_part("2011–2013", question)
+    assert not answers_one_part("3 July 2013, version 4.0.4", question)
+    assert not answers_one_part("2011–2013", "When was the Math Guide published?")
+    assert not answers_one_part("243, 4.9", "What were the depth and magnitude of the first earthquake?")
+    two = "Where did Marie Curie study, and who taught her?"
+    answer = make_flow(ScriptedGenerator("University of Paris [1]"), rerank=0.95, searched=[]).ask(two, k=2)  # type: ignore[arg-type]
+    assert answer.decision is Decision.ANSWERED, answer.refusal
+    assert answer.claims[0].supported and answer.claims[0].caution == ONE_PART

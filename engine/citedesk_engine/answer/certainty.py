@@ -15,10 +15,6 @@ from ..types import GeneratedToken
 from .claims import CITATION
 from .text import SHORT_ANSWER_WORDS, answer_length
 
-# A verified short answer written with little certainty ([verify] caution_below_certainty), as the
-# reader is told: it is shown, not refused; such answers are wrong about three times as often.
-UNSURE = "The answer model was unsure of this answer: read it in its passage before relying on it."
-
 
 def generated_tokens(generator: Generator) -> list[GeneratedToken]:
     """The tokens of the generator's last text with their probabilities, where it can say (the local

@@ -32,7 +32,8 @@ from ..types import (
 )
 from .about_document import TITLE_PAGE, asks_who_wrote, whole_byline
 from .asides import AsideKind, asides
-from .certainty import UNSURE, answer_certainty, generated_tokens
+from .cautions import caution_for
+from .certainty import answer_certainty, generated_tokens
 from .claims import split_claims
 from .code_names import under_its_name
 from .conditions import other_condition
@@ -516,13 +517,8 @@ class AnswerFlow:
                 for unit_id in sources
                 for start, end in unit_spans(how.claim, units[unit_id], how.question)
             )
-            caution = (
-                UNSURE
-                if verdict.supported
-                and certainty is not None
-                and certainty < self.verifier.config.caution_below_certainty
-                else ""
-            )
+            below = self.verifier.config.caution_below_certainty
+            caution = caution_for(shown, asked, certainty, below) if verdict.supported else ""
             claims.append(Claim(shown, verdict.supported, sources, method, verdict.score, evidence, caution))
             unread = how.unread_checks()
             checked_in.append(
