@@ -44,6 +44,7 @@ from .deep import DEEP, STANDARD, STRATEGIES, DeepSearch, Hop, interleave
 from .evidence_spans import unit_spans
 from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
+from .language_note import with_language_note
 from .polar import polar_answer
 from .prompts import best_blocks, build_messages
 from .question_run import QuestionRun, place, source_ref
@@ -234,7 +235,9 @@ class AnswerFlow:
             # The closest passages, by meaning, for the reader to look at (marked as no answer).
             closest = closest_first(judged)[:3]
             return run.refuse(
-                self._with_language_note(refusal, question, candidates),
+                with_language_note(
+                    refusal, question, candidates, self.identify_language, self.document_languages
+                ),
                 considered=[source_ref(r.candidate, paths) for r in closest],
             )
 
@@ -367,26 +370,6 @@ class AnswerFlow:
                 considered=[source_ref(c, paths) for c in context],
             )
         return run.answer(supported, claims, context, conflicts, removed, paths)
-
-    def _with_language_note(
-        self, refusal: Refusal, question: str, candidates: Sequence[Candidate]
-    ) -> Refusal:
-        """A relevance refusal of a question in another language than the passages says so: the
-        retrievers and the gate match words and meaning within one language."""
-        if self.identify_language is None:
-            return refusal
-        code, probability = self.identify_language(question)
-        languages = self.document_languages()
-        found = {languages.get(c.unit.document, UNDETERMINED) for c in candidates} - {UNDETERMINED}
-        if probability < QUESTION_LANGUAGE_PROBABILITY or not found or code in found:
-            return refusal
-        theirs = ", ".join(sorted(language_name(f) for f in found))
-        note = (
-            f" The question seems to be in {language_name(code)}, the passages considered are in {theirs}: "
-            f"words and meaning are matched best within one language, so asking in {theirs}, or choosing "
-            "the multilingual embedder (Settings > Models), may find them."
-        )
-        return Refusal(refusal.stage, refusal.reason + note, {**refusal.details, "question_language": code})
 
     def _unknown_terms(self, question: str) -> list[str]:
         """Names of the question the library never writes; none for a question in another language
@@ -577,8 +560,3 @@ def _placed(verdict: Verdict, cited: Sequence[Candidate], claim: str, question: 
             verdict, supported=False, method=f"guard: {wrong}", check=f"guard: {wrong.split(':')[0]}"
         )
     return verdict
-
-
-# py3langid's probability for a question's language to be named in a refusal ("Wie ändere ich den
-# Standard-Editor?" 0.98; short English questions score 0.6-0.95, so only a confident guess is said).
-QUESTION_LANGUAGE_PROBABILITY = 0.9
