@@ -281,9 +281,6 @@ class AnswerConfig:
     refuse_unknown_terms: bool = True
     trust_mode: str = "normal"  # strict | normal | exploratory
     authority_floor: int = 1  # strict mode cites only documents of this tier or higher
-    # After an answer whose every sentence the gate refused, ask the model once more (prompts.AGAIN),
-    # the gate checking the new answer like the first (docs/evaluation.md, "A second try").
-    second_try: bool = False
     context_passages: int = 3  # how many passages the generator reads
     max_passage_chars: int = 500  # of each passage, the sentences nearest the question (prompts.focus)
     max_answer_tokens: int = 160

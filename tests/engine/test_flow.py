@@ -14,7 +14,7 @@ from citedesk_engine.answer.cautions import UNSURE
 from citedesk_engine.answer.declined import declines
 from citedesk_engine.answer.flow import AnswerFlow
 from citedesk_engine.answer.followup import REWRITE_SYSTEM, EarlierTurn, depends_on_conversation, resolve
-from citedesk_engine.answer.prompts import AGAIN, NOT_FOUND, POLAR
+from citedesk_engine.answer.prompts import NOT_FOUND, POLAR
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import AnswerConfig, Config, ModelsConfig, VerifyConfig
 from citedesk_engine.errors import GeneratorError
@@ -650,34 +650,3 @@ def test_one_short_answer_to_a_question_asking_two_things_is_shown_with_a_cautio
     answer = make_flow(ScriptedGenerator("University of Paris [1]"), rerank=0.95, searched=[]).ask(two, k=2)  # type: ignore[arg-type]
     assert answer.decision is Decision.ANSWERED, answer.refusal
     assert answer.claims[0].supported and answer.claims[0].caution == ONE_PART
-
-
-def test_a_second_try_after_a_refused_answer_is_checked_like_the_first() -> None:
-    """With `[answer] second_try`, an answer whose every sentence the gate refused is asked for once
-    more in the same conversation; the new answer passes the same checks or the first refusal stands."""
-    generator = Replies(
-        "Yes, visitors may bring pets into the reading room [1].",
-        "No, visitors may not bring pets into the reading room [1].",
-    )
-    flow = make_flow(generator, rerank=0.95, searched=[])
-    flow.config = dataclasses.replace(flow.config, second_try=True)
-    answer = flow.ask(PETS, k=2)
-    assert answer.decision is Decision.ANSWERED, answer.refusal
-    assert answer.text.startswith("No, visitors may not bring pets")
-    assert generator.prompts[1][-2:] == [
-        {"role": "assistant", "content": "Yes, visitors may bring pets into the reading room [1]."},
-        {"role": "user", "content": AGAIN},
-    ]
-    second = next(t for t in answer.trace if t.stage == "second try")
-    assert second.details["first"].startswith("Yes,") and second.details["refused"] == ["guard: negation"]
-    # The second answer refused too: the first refusal stands, with the first answer's reasons.
-    wrong = Replies("Yes, visitors may bring pets into the reading room [1].", "Pets are welcome [1].")
-    flow = make_flow(wrong, rerank=0.95, searched=[])
-    flow.config = dataclasses.replace(flow.config, second_try=True)
-    refused = flow.ask(PETS, k=2)
-    assert refused.refusal is not None and refused.refusal.stage is Stage.FAITHFULNESS
-    assert refused.refusal.details["answer"].startswith("Yes,")
-    # Off by default: one generation only.
-    once = Replies("Yes, visitors may bring pets into the reading room [1].")
-    assert make_flow(once, rerank=0.95, searched=[]).ask(PETS, k=2).refusal is not None
-    assert len(once.prompts) == 1

@@ -48,7 +48,6 @@ DOING = {
     "relevance": "Weighing the passages found…",
     "generate": "Writing the answer from the passages…",
     "verify": "Checking each sentence against its passage…",
-    "second try": "The answer did not hold against its passages; asking the model once more…",
 }
 
 
@@ -299,10 +298,6 @@ class ChatPane(QWidget):
             self._stream.append(f"(looking up: {event.subject}) ")
             if not self._flush.isActive():
                 self._flush.start()
-        elif isinstance(event, StageStarted) and event.stage == "second try":
-            self._stream = []  # the refused answer's words give way to the second one's
-            self._doing = DOING[event.stage]
-            self._render()
         elif isinstance(event, StageStarted) and self._asked and event.stage in DOING:
             # Retrieval and the gates take seconds before the first word streams: say what is done.
             self._doing = DOING[event.stage]

@@ -46,7 +46,7 @@ from .followup import EarlierTurn, resolve
 from .gates import TRUST_MODES, authority_gate, closest_first, relevance_gate, script_gate
 from .language_note import with_language_note
 from .polar import polar_answer
-from .prompts import AGAIN, best_blocks, build_messages
+from .prompts import best_blocks, build_messages
 from .question_run import QuestionRun, place, source_ref
 from .row_comparisons import not_the_compared, not_the_extreme
 from .table_rows import wrong_position
@@ -334,13 +334,6 @@ class AnswerFlow:
             languages = self._claim_languages(asker, variants if query == question else {}, cancel)
             claims, removed, checked_in = self._verify(question, text, context, languages, tokens)
         supported = [c for c in claims if c.supported]
-        if not supported and quote is None and self.config.second_try:
-            again = self._second_try(messages, text, claims, run, on_event, cancel)
-            if again is not None:
-                second = self._verify(question, again[0], context, languages, again[1])
-                if any(c.supported for c in second[0]):
-                    text, (claims, removed, checked_in) = again[0], second
-                    supported = [c for c in claims if c.supported]
         run.record(
             "verify",
             len(claims),
@@ -377,32 +370,6 @@ class AnswerFlow:
                 considered=[source_ref(c, paths) for c in context],
             )
         return run.answer(supported, claims, context, conflicts, removed, paths)
-
-    def _second_try(
-        self,
-        messages: list[dict[str, str]],
-        text: str,
-        claims: Sequence[Claim],
-        run: QuestionRun,
-        on_event: EventCallback | None,
-        cancel: threading.Event | None,
-    ) -> tuple[str, list[GeneratedToken]] | None:
-        """The model's answer when asked once more after the gate refused every sentence of `text`
-        (the streamed text starts again), or None when it declines."""
-        run.stage("second try")
-        asked = [*messages, {"role": "assistant", "content": text}, {"role": "user", "content": AGAIN}]
-        second = self.generator().generate(
-            asked,
-            max_tokens=self.config.max_answer_tokens,
-            on_token=lambda piece: emit(on_event, TokenDelta(piece)),
-            cancel=cancel,
-        )
-        tokens = generated_tokens(self.generator())
-        declined = declines(second)
-        run.record(
-            "second try", 1, 0 if declined else 1, first=text, refused=[c.method for c in claims], text=second
-        )
-        return None if declined else (second, tokens)
 
     def _unknown_terms(self, question: str) -> list[str]:
         """Names of the question the library never writes; none for a question in another language

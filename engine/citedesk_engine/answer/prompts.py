@@ -67,13 +67,6 @@ POLAR = (
 # A yes/no question in another language than English: the examples stay English, and the model is
 # told to write in the question's language (without it the 1.5B answered a German question "Yes, ...").
 POLAR_IN = " Write the answer in {language}."
-# After an answer the per-claim gate refused, the model is asked once more in the same conversation
-# (`[answer] second_try`): it had most often taken a value of the wrong row, data set or item, or
-# said "Yes" where the passage says "not" (docs/evaluation.md, "A second try").
-AGAIN = (
-    "That answer is not what the passages say. Read them again and answer the question as before, "
-    f"with the passage's own words, or write {NOT_FOUND}."
-)
 
 
 def focus(text: str, question: str, max_chars: int, *, lines: bool = False, heading: str = "") -> str:
