@@ -119,7 +119,7 @@ def verified_words(method: str) -> str:
 
 # A verified claim's method by how it opens: the check that verified it (verify.py).
 VERIFIED_WORDS: tuple[tuple[str, str], ...] = (
-    ("the passage's answer", "the passage gives this answer to the question"),
+    ("the passage's answer", "read with the question, the passage supports this answer"),
     ("one of the question's options", "the passage picks this of the question's options"),
     ("a name the passage gives", "the passage gives this name"),
     ("answer aligned", "every word of the answer stands in the passage"),

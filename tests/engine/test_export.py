@@ -340,6 +340,6 @@ def test_how_a_claim_was_verified_is_said_in_words() -> None:
     assert verified_words("aligned 0.86, verifier 0.91") == "the passage says this almost word for word"
     assert verified_words("aligned 0.60, semantic 0.71") == "the passage says this partly in other words"
     assert verified_words("the passage's answer, verifier 0.95 (re-cited), model's certainty 0.48") == (
-        "the passage gives this answer to the question (the model had cited another passage)"
+        "read with the question, the passage supports this answer (the model had cited another passage)"
     )
     assert verified_words("some future check 0.5") == "some future check 0.5"
