@@ -650,3 +650,7 @@ def test_one_short_answer_to_a_question_asking_two_things_is_shown_with_a_cautio
     answer = make_flow(ScriptedGenerator("University of Paris [1]"), rerank=0.95, searched=[]).ask(two, k=2)  # type: ignore[arg-type]
     assert answer.decision is Decision.ANSWERED, answer.refusal
     assert answer.claims[0].supported and answer.claims[0].caution == ONE_PART
+    # Both at once, when the model was unsure too.
+    unsure = ScriptedGenerator("University of Paris [1]", sure={"Paris": 0.9, "of": 0.3})
+    both = make_flow(unsure, rerank=0.95, searched=[]).ask(two, k=2)  # type: ignore[arg-type]
+    assert both.claims[0].caution == f"{UNSURE} {ONE_PART}"

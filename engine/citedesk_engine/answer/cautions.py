@@ -24,11 +24,12 @@ _ITEMS = re.compile(r"[,;]|\band\b", re.IGNORECASE)
 def caution_for(claim: str, question: str, certainty: float | None, below: float) -> str:
     """The caution a verified claim is shown with, "" for none. `question` is "" for a claim not read
     as an answer; `certainty` the answer model's for a short answer (None when not known)."""
+    said = []
     if certainty is not None and certainty < below:
-        return UNSURE
+        said.append(UNSURE)
     if question and answers_one_part(claim, question):
-        return ONE_PART
-    return ""
+        said.append(ONE_PART)
+    return " ".join(said)
 
 
 def answers_one_part(claim: str, question: str) -> bool:
