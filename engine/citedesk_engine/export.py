@@ -59,6 +59,7 @@ CHECK_WORDS: tuple[tuple[str, str | None], ...] = (
     ("guard: a reference list entry", "it is taken from a list of references, which only names works"),
     ("answer not in passage", "the passage does not hold its words"),
     ("adds nothing", "it only repeats the question"),
+    ("guard: pointer", "it points at what another sentence says and says nothing itself"),
     # "None", "the": no word that means something, and no value or count the passage states.
     ("empty claim", "it has no word to check, and the passage gives no such value"),
     ("not aligned", "most of its words are not in the passage"),

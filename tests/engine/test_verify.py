@@ -880,3 +880,22 @@ def test_a_code_name_of_the_question_written_apart_adds_nothing() -> None:
     assert added_stems("whether the weights should be kept", question) >= {"kept", "whether"}
     # One part of a name is an answer of its own: "True" for action store_true.
     assert added_stems("True", "What is args.verbose set to with action store_true?") == {"true"}
+
+
+def test_an_answer_that_only_points_at_another_sentence_is_refused() -> None:
+    """A newcomer's window session on the Matrix package's introduction: "For this reason." was shown
+    as verified (0.88) for "Why is the CsparseMatrix class the principal class for sparse matrices?"."""
+    from citedesk_engine.answer.answer_adds import points_elsewhere
+
+    passage = (
+        "There are certain advantages to csc in systems like R, Octave and Matlab where dense matrices are "
+        "stored in column-major order. For this reason, the CsparseMatrix class and subclasses are the "
+        "principal classes for sparse matrices in the Matrix package."
+    )
+    question = "Why is the CsparseMatrix class the principal class for sparse matrices in the Matrix package?"
+    verdict = ClaimVerifier(VerifyConfig()).check("For this reason.", [passage], question)
+    assert not verdict.supported and verdict.check == "guard: pointer"
+    assert check_words(verdict.method) == "it points at what another sentence says and says nothing itself"
+    assert all(points_elsewhere(t) for t in ("Therefore.", "In this way", "for these reasons"))
+    # A demonstrative alone may be the answer (JavaScript's "this"); a reason said is no pointer.
+    assert not any(points_elsewhere(t) for t in ("this", "that", "because dense matrices are column-major"))

@@ -44,6 +44,25 @@ def added_stems(claim: str, question: str) -> set[str]:
     return set(content_stems(claim)) - set(content_stems(asked))
 
 
+# An answer that only points at what another sentence says: "For this reason.", "Therefore.", "In
+# this way.". Its words stand in the passage, and the verifier read "For this reason." as the answer
+# to "Why is the CsparseMatrix class the principal class ...?" (0.88; a newcomer's window session).
+_POINTING = r"(?:this|that|these|those|such|the above|the same)"
+_POINTED = r"(?:reason|reasons|result|results|purpose|cause|causes|case|way|means|fact)"
+# A demonstrative alone may be the answer ("this", the keyword): only with its noun or after a
+# preposition does it point.
+_POINTER = re.compile(
+    rf"^\W*(?:(?:for|because of|as a result of|due to|owing to|in|by)\s+{_POINTING}(?:\s+{_POINTED})?"
+    rf"|{_POINTING}\s+{_POINTED}|hence|thus|therefore|consequently|accordingly)\W*$",
+    re.IGNORECASE,
+)
+
+
+def points_elsewhere(claim: str) -> bool:
+    """The answer only points at what another sentence says ("For this reason."), saying nothing."""
+    return _POINTER.match(claim) is not None
+
+
 def adds_nothing(claim: str, claim_stems: set[str], passage: str, question: str) -> bool:
     """Every word of the answer is the question's, and they make no choice among the question's
     alternatives, no name of the passage's, no call the passage writes: it repeats the question."""

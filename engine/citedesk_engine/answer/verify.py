@@ -53,6 +53,7 @@ from .answer_adds import (
     names_a_call,
     names_an_option,
     names_new_phrase,
+    points_elsewhere,
     stated_value,
 )
 from .answer_span import agreement, best_other
@@ -233,6 +234,10 @@ class ClaimVerifier:
             # "python -m yaml" from "python -m json.tool": an option means something only with the
             # program and the value the passage gives it.
             return Verdict(False, f"guard: option: {option}", coverage, index, "guard: option")
+        if question and points_elsewhere(claim):  # "For this reason." for "Why is ...?" (a window session)
+            return Verdict(
+                False, "guard: pointer: it names no more than 'this'", coverage, index, "guard: pointer"
+            )
         if (
             question
             and negated(claim) == negated(question)
