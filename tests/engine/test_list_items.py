@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from citedesk_engine.answer.list_items import other_item, other_label, other_quote, other_row
+from citedesk_engine.answer.list_items import other_item, other_label, other_quote
+from citedesk_engine.answer.printouts import other_row
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 from citedesk_engine.export import check_words

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from .claims import sentences
+from .printouts import FIGURE_TOKEN
 from .text import content_stems, numbers
 
 _MIN_ITEMS = 3  # two sentences opening alike are a coincidence; three are a list
@@ -107,7 +108,7 @@ def _named_value(answer: str, passage: str, items: list[tuple[str, int, int]], n
     if not numbers(answer) or not re.search(rf"(?<![\w.]){re.escape(answer)}(?![\w])", passage):
         return ""
     given = [
-        (label, _FIGURE_TOKEN.search(passage, start, end))
+        (label, FIGURE_TOKEN.search(passage, start, end))
         for label, start, end in items
         if _label_key(label) in named
     ]
@@ -172,54 +173,3 @@ def _lead(sentence: str, quotes: list[re.Match[str]], n: int) -> str:
     before = sentence[quotes[n - 1].end() if n else 0 : quotes[n].start()]
     words = re.split(r"[(;:,\[]", before)[-1].split()[-_LEAD_WORDS:]
     return " ".join(words[1:] if words[:1] in (["and"], ["or"]) else words)
-
-
-# A printed row of figures: a line opening with a row's name (R's printouts: "## x1", "## (Intercept)
-# 0.005536", "Comp.1 0.494"), its figures on it and on the lines under it up to the next name.
-_ROW_NAME = re.compile(r"^(?:#+\s*)?(?P<name>[A-Za-z(][\w.()]*)(?:\s+(?P<rest>[-+<\d].*))?$")
-_FIGURE_TOKEN = re.compile(r"[-+<]?\d[\d.,]*(?:e[-+]?\d+)?\**")
-_MIN_ROWS = 3
-
-
-def other_row(claim: str, passage: str, question: str) -> str:
-    """What the guard says when a figure answering for a printed row the question names ("x1") stands
-    only in other rows of the printout ("the passage gives 0.00 for x2 and error, not for x1"); ""
-    otherwise. The newcomer check's partial-residuals vignette: "In the summary of mod.1, what is the
-    estimated coefficient of x1?" was answered "0.00" from the correlation matrix printed above the
-    summary (x2's and error's rows) and shown as verified (0.88). A row is a name on a line of its
-    own or before figures, its figures running to the next name; a name over no figures (a column
-    name, "Median" over "3Q") names no row."""
-    answer = claim.strip().rstrip(".").strip()
-    if not numbers(answer):
-        return ""
-    rows = printed_rows(passage)
-    if len(rows) < _MIN_ROWS:
-        return ""
-    asked = set(re.findall(r"[\w.()]+", question.lower()))
-    named = {name for name in rows if name.lower() in asked}
-    if not named:
-        return ""
-    holders = [name for name, figures in rows.items() if answer in figures]
-    if not holders or named & set(holders):
-        return ""
-    return f"the passage gives {answer} for {' and '.join(holders)}, not for {' or '.join(sorted(named))}"
-
-
-def printed_rows(passage: str) -> dict[str, list[str]]:
-    """The printed rows of a passage: each row's name and its figures as written."""
-    rows: dict[str, list[str]] = {}
-    name, figures = "", []
-    for line in [*passage.splitlines(), "END"]:
-        text = line.strip()
-        tokens = text.lstrip("#").split()
-        if tokens and all(_FIGURE_TOKEN.fullmatch(t) for t in tokens):
-            figures += [t.rstrip("*") for t in tokens]
-            continue
-        opened = _ROW_NAME.match(text)
-        if name and figures:
-            rows.setdefault(name, figures)
-        name, figures = "", []
-        if opened and all(_FIGURE_TOKEN.fullmatch(t) for t in (opened.group("rest") or "").split()):
-            name = opened.group("name")
-            figures = [t.rstrip("*") for t in (opened.group("rest") or "").split()]
-    return rows

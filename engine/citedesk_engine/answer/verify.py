@@ -63,11 +63,11 @@ from .claims import sentences
 from .code_names import unwritten
 from .command_options import unpaired_option
 from .counts import counted_elsewhere, too_few_items, wrong_answer_type
-from .list_items import other_item, other_label, other_quote, other_row
+from .list_items import other_item, other_label, other_quote
 from .named_numbers import unmentioned
 from .negations import negation_changed
 from .polar import is_polar
-from .printed_tests import other_printed
+from .printouts import other_printed
 from .restated import inverted_comparison, rewritten, roles_swapped
 from .subjects import subject_moved
 from .table_rows import name_in_no_row, wrong_cell
@@ -342,7 +342,7 @@ class ClaimVerifier:
                     # "What does minbucket default to?" - "20": rpart's list of settings gives 20 as
                     # minsplit's default, in the item above minbucket's.
                     return Verdict(False, f"guard: list item: {item}", coverage, index, "guard: list item")
-                item = other_row(claim, passage, question) or other_printed(claim, passage, question)
+                item = other_printed(claim, passage, question)
                 if item:
                     # "What is the estimated coefficient of x1?" - "0.00": a figure of x2's and
                     # error's rows of a correlation matrix printed above the model's summary.

@@ -1,8 +1,8 @@
-"""A figure printed for one data set is no answer for another (answer/printed_tests.py)."""
+"""A figure of a printout is no answer for another data set or another column (answer/printouts.py)."""
 
 from __future__ import annotations
 
-from citedesk_engine.answer.printed_tests import other_cell, other_data, other_printed
+from citedesk_engine.answer.printouts import other_cell, other_data, other_printed
 from citedesk_engine.answer.verify import ClaimVerifier
 from citedesk_engine.config import VerifyConfig
 

@@ -1,5 +1,6 @@
-"""Figures of R printouts answering for something else than what they were printed for: a test result
-printed for another data set, a cell of a printed table under another column.
+"""Figures of R printouts answering for something else than what they were printed for: a figure of
+another printed row than the one named, a test result printed for another data set, a cell of a
+printed table under another column.
 
 R prints a test's result under the data it was run on ("data: art", then "f(x) = 11.296, p-value =
 0.0032"), and a vignette prints several such results one after another, for several data sets. A window
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import re
 
-from .list_items import printed_rows
 from .text import numbers, words
 
 # A printed result's data line: "data: art", "data:  x and y", "## data: pistonrings".
@@ -23,8 +23,12 @@ _ASKS_DATA = re.compile(r"\b(?:data|dataset|data set)\b", re.IGNORECASE)
 
 def other_printed(claim: str, passage: str, question: str) -> str:
     """What the guard says when a figure of a printout answers for something else than it was printed
-    for (`other_data`, `other_cell`); "" otherwise."""
-    return other_data(claim, passage, question) or other_cell(claim, passage, question)
+    for (`other_row`, `other_data`, `other_cell`); "" otherwise."""
+    return (
+        other_row(claim, passage, question)
+        or other_data(claim, passage, question)
+        or other_cell(claim, passage, question)
+    )
 
 
 def other_data(claim: str, passage: str, question: str) -> str:
@@ -82,7 +86,7 @@ def other_cell(claim: str, passage: str, question: str) -> str:
     answer = claim.strip().rstrip(".").strip()
     if len(numbers(answer)) != 1:
         return ""
-    asked = set(re.findall(r"[\w.()]+", question.lower()))
+    asked = _asked_names(question)
     for header, rows in _printed_tables(passage):
         row = [name for name in rows if name.lower() in asked]
         column = [i for i, name in enumerate(header) if name.lower() in asked]
@@ -96,7 +100,7 @@ def other_cell(claim: str, passage: str, question: str) -> str:
 
 def _printed_tables(passage: str) -> list[tuple[list[str], dict[str, list[str]]]]:
     """The printed tables of a passage: the column names of the line over each run of printed rows
-    (`list_items.printed_rows`) and the rows, when that line names as many columns as the rows have
+    (`printed_rows`) and the rows, when that line names as many columns as the rows have
     figures (one more: the first names the rows)."""
     tables = []
     header: list[str] = []
@@ -128,3 +132,59 @@ def _number(text: str) -> float | None:
         return float(text.replace(",", ""))
     except ValueError:
         return None
+
+
+# A printed row of figures: a line opening with a row's name (R's printouts: "## x1", "## (Intercept)
+# 0.005536", "Comp.1 0.494"), its figures on it and on the lines under it up to the next name.
+_ROW_NAME = re.compile(r"^(?:#+\s*)?(?P<name>[A-Za-z(][\w.()]*)(?:\s+(?P<rest>[-+<\d].*))?$")
+FIGURE_TOKEN = re.compile(r"[-+<]?\d[\d.,]*(?:e[-+]?\d+)?\**")
+_MIN_ROWS = 3
+
+
+def other_row(claim: str, passage: str, question: str) -> str:
+    """What the guard says when a figure answering for a printed row the question names ("x1") stands
+    only in other rows of the printout ("the passage gives 0.00 for x2 and error, not for x1"); ""
+    otherwise. The newcomer check's partial-residuals vignette: "In the summary of mod.1, what is the
+    estimated coefficient of x1?" was answered "0.00" from the correlation matrix printed above the
+    summary (x2's and error's rows) and shown as verified (0.88). A row is a name on a line of its
+    own or before figures, its figures running to the next name; a name over no figures (a column
+    name, "Median" over "3Q") names no row."""
+    answer = claim.strip().rstrip(".").strip()
+    if not numbers(answer):
+        return ""
+    rows = printed_rows(passage)
+    if len(rows) < _MIN_ROWS:
+        return ""
+    asked = _asked_names(question)
+    named = {name for name in rows if name.lower() in asked}
+    if not named:
+        return ""
+    holders = [name for name, figures in rows.items() if answer in figures]
+    if not holders or named & set(holders):
+        return ""
+    return f"the passage gives {answer} for {' and '.join(holders)}, not for {' or '.join(sorted(named))}"
+
+
+def printed_rows(passage: str) -> dict[str, list[str]]:
+    """The printed rows of a passage: each row's name and its figures as written."""
+    rows: dict[str, list[str]] = {}
+    name, figures = "", []
+    for line in [*passage.splitlines(), "END"]:
+        text = line.strip()
+        tokens = text.lstrip("#").split()
+        if tokens and all(FIGURE_TOKEN.fullmatch(t) for t in tokens):
+            figures += [t.rstrip("*") for t in tokens]
+            continue
+        opened = _ROW_NAME.match(text)
+        if name and figures:
+            rows.setdefault(name, figures)
+        name, figures = "", []
+        if opened and all(FIGURE_TOKEN.fullmatch(t) for t in (opened.group("rest") or "").split()):
+            name = opened.group("name")
+            figures = [t.rstrip("*") for t in (opened.group("rest") or "").split()]
+    return rows
+
+
+def _asked_names(question: str) -> set[str]:
+    """The question's words as a printout names rows and columns ("x1", "(intercept)", "c4"), lower-cased."""
+    return set(re.findall(r"[\w.()]+", question.lower()))
