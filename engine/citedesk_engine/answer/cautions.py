@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .text import SHORT_ANSWER_WORDS, answer_length
+from .text import SHORT_ANSWER_WORDS, answer_items, answer_length
 
 # A verified short answer written with little certainty ([verify] caution_below_certainty): such
 # answers are wrong about three times as often as the others (config.py).
@@ -18,7 +18,6 @@ ONE_PART = "The question asks two things and this answers one: read the passage 
 _TWO_QUESTIONS = re.compile(
     r"(?:,\s*|\s)and\s+(?:what|which|when|who|whom|whose|where|how|why)\b", re.IGNORECASE
 )
-_ITEMS = re.compile(r"[,;]|\band\b", re.IGNORECASE)
 
 
 def caution_for(claim: str, question: str, certainty: float | None, below: float) -> str:
@@ -38,5 +37,5 @@ def answers_one_part(claim: str, question: str) -> bool:
     return (
         bool(_TWO_QUESTIONS.search(question))
         and answer_length(claim) <= SHORT_ANSWER_WORDS
-        and len([item for item in _ITEMS.split(claim) if item.strip(" .")]) == 1
+        and len(answer_items(claim)) == 1
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .claims import sentences
-from .text import NUMBER_WORDS, STOPWORDS, content_stems, counted, numbers, stem, words
+from .text import NUMBER_WORDS, STOPWORDS, answer_items, content_stems, counted, numbers, stem, words
 
 # "How many independent human raters ...": the words naming what is counted, up to the question's verb
 # when an auxiliary starts it ("How many raters were recruited?").
@@ -84,7 +84,6 @@ _ASKS_FOR = re.compile(
     r"(?P<count>two|three|four|five|six|seven|eight|nine|ten)\s+(?!times?\b)[^\W\d_]",
     re.IGNORECASE,
 )
-_ITEM_BREAK = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", re.IGNORECASE)
 
 
 _COUNTED = ("none of them", *(f"only {n}" for n in "one two three four five six seven eight nine".split()))
@@ -101,7 +100,7 @@ def too_few_items(claim: str, question: str) -> str:
     if asked is None:
         return ""
     wanted = int(NUMBER_WORDS.get(asked.group("count").lower(), asked.group("count")))
-    items = [item for item in _ITEM_BREAK.split(claim.strip().rstrip(".")) if item.strip()]
+    items = answer_items(claim)
     asked_stems = set() if _OFFERS.search(question) else set(content_stems(question))
     restating = [item for item in items if content_stems(item) and set(content_stems(item)) <= asked_stems]
     named = len(items) - len(restating)

@@ -22,11 +22,10 @@ from ..index.table_keys import positions
 from ..types import Claim, EvidenceUnit, SourceRef
 from .claims import sentence_spans
 from .table_rows import answer_rows, rows_most_about
-from .text import REFERENCE_TERM, terms
+from .text import REFERENCE_TERM, answer_items, terms
 
 _MOST_SENTENCES = 3
 _MOST_ITEMS = 10  # parts a list answer's window may take (its items and the line opening them)
-_ITEMS = re.compile(r",|;|\band\b")
 _ITEM_WORDS = 3  # words of an item of a list answer ("ylevel", "Robert Koch Institute"); more: a sentence
 # A paragraph break before a capital or a figure: a new sentence even without a mark before it. A
 # command line or a table's rows printed as a block of their own run into the next sentence otherwise
@@ -87,7 +86,7 @@ def supporting_spans(claim: str, passage: str, question: str = "") -> tuple[tupl
     # wt, ylevel, digits" was marked on a sentence naming three of them ("The print function is called
     # only with yval, ylevels, and digits."), not on the five items the answer came from (a window
     # session on rpart's vignette).
-    items = [item.split() for item in _ITEMS.split(claim) if item.strip()]
+    items = [item.split() for item in answer_items(claim)]
     listed = len(items) if all(len(item) <= _ITEM_WORDS for item in items) else 0
     for size in range(1, max(_MOST_SENTENCES, min(listed + 1, _MOST_ITEMS)) + 1):
         for first in range(0, len(parts) - size + 1):

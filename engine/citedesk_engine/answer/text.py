@@ -177,6 +177,14 @@ def answer_length(text: str) -> int:
     return len(words(_FIGURE.sub("0", text)))
 
 
+def answer_items(answer: str) -> list[str]:
+    """The things a short answer names, split where it lists them ("yval, dev and wt", "A or B")."""
+    return [item for item in _ITEM_BREAK.split(answer.strip().rstrip(".")) if item.strip(" .")]
+
+
+_ITEM_BREAK = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", re.IGNORECASE)
+
+
 def terms(text: str) -> set[str]:
     """What a text names, for comparing it with another: its content stems and its numbers."""
     return set(content_stems(text)) | numbers(text)
