@@ -226,12 +226,10 @@ def _locator(source: SourceRef) -> str:
     """ "p. 4" for a page, "pp. 10–11" for a passage going on over a page break; a sheet or slide as
     the document calls it ("sheet mtCars Pivot"): a window session's export cited a workbook's sheets
     as "p. 4" and "pages 1, 4"."""
-    page = source.page or 0
-    where = page_words(source.path, page, source.section)
-    if where != f"page {page}":
-        return where
-    last = last_page(source)
-    return f"pp. {page}–{last}" if last > page else f"p. {page}"
+    where = page_place(source)
+    if where.startswith("pages "):
+        return "pp. " + where.removeprefix("pages ")
+    return "p. " + where.removeprefix("page ") if where.startswith("page ") else where
 
 
 def last_page(source: SourceRef) -> int:

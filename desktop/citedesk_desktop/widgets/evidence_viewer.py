@@ -8,7 +8,7 @@ from pathlib import Path
 
 from citedesk_engine.answer.asides import AsideKind, asides
 from citedesk_engine.answer.evidence_spans import spans_in_source
-from citedesk_engine.export import verified_words
+from citedesk_engine.export import last_page, verified_words
 from citedesk_engine.ingest.extract import is_paged, keeps_lines
 from citedesk_engine.pages import page_words
 from citedesk_engine.types import Answer, Box, SourceRef
@@ -262,7 +262,7 @@ class EvidenceViewer(QWidget):
                 where = f"{where}, {lines}" if titled else lines
         elif page == source.page:
             where = page_words(source.path, source.page, source.section)
-            later = max((box.page for box in source.boxes), default=page)
+            later = last_page(source)
             where += f" (the passage goes on to page {later})" if later > page else ""
         elif page in self._passage_pages():
             where = f"page {page} (the passage starts on page {source.page})"
