@@ -580,7 +580,7 @@ def test_a_verified_answer_the_model_was_unsure_of_is_marked_and_says_why() -> N
     """Verified short answers written with little certainty are wrong about three times as often
     (config.py): the reader sees it beside the answer."""
     from citedesk_desktop.widgets.answer_html import answer_html
-    from citedesk_engine.answer.cautions import UNSURE
+    from citedesk_engine.answer.cautions import ONE_PART, UNSURE
 
     text = "The buyer pays shipping."
     ref = SourceRef("u-1", "/docs/terms.pdf", "/docs/terms.pdf", 2, (), 0, len(text), text)
@@ -590,6 +590,9 @@ def test_a_verified_answer_the_model_was_unsure_of_is_marked_and_says_why() -> N
     assert ">unsure</small>" in page and f"“the buyer”: {UNSURE}" in page
     sure = answer_html(replace(answer, claims=(replace(claim, caution=""),)), 1)
     assert "unsure" not in sure and UNSURE not in sure
+    # A caution of another kind is named for what it is, not "unsure".
+    part = answer_html(replace(answer, claims=(replace(claim, caution=ONE_PART),)), 1)
+    assert ">one part</small>" in part and ">unsure</small>" not in part
 
 
 def test_a_passage_going_on_over_a_page_break_is_named_with_both_pages() -> None:

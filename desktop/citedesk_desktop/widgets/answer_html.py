@@ -7,6 +7,7 @@ import html
 import re
 from pathlib import Path
 
+from citedesk_engine.answer.cautions import UNSURE
 from citedesk_engine.answer.evidence_spans import spans_in_source
 from citedesk_engine.answer.text import shorten
 from citedesk_engine.export import (
@@ -56,11 +57,13 @@ _VERIFIED = " <span class='ok' title='verified against its passage'>✓</span>"
 
 
 def _unsure_mark(claim: Claim) -> str:
-    """Beside the verified mark of a claim the answer model was unsure of: a word that says so."""
+    """Beside the verified mark of a claim shown with a caution: a word that says which ("unsure" when
+    the answer model was unsure of it, "one part" when it answers one of a question's two parts)."""
     if not claim.caution:
         return ""
     why = html.escape(claim.caution, quote=True)
-    return f" <span class='warn' title='{why}'><small>unsure</small></span>"
+    word = "unsure" if UNSURE in claim.caution else "one part"
+    return f" <span class='warn' title='{why}'><small>{word}</small></span>"
 
 
 def _verdict_html(answer: Answer, number: int, *, show_removed: bool = False) -> str:
