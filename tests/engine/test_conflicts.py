@@ -312,3 +312,16 @@ def test_printed_test_results_isbns_and_ranges_are_no_conflict() -> None:
     assert kinds("The lake froze at -5 degrees that winter.", "The lake froze at 3 degrees that winter.") == [
         "number"
     ]
+
+
+def test_rows_of_a_printed_table_are_no_statements() -> None:
+    """survey's epi vignette (a newcomer's window session): two coefficients' printed rows were shown
+    as "Conflict (number): 2 against 3" under answers about other things."""
+    first = "factor(stage)2:factor(histol)2 -0.04743 0.43432 -0.109 0.913"
+    second = "factor(stage)3:factor(histol)2 0.28064 0.41231 0.681 0.496"
+    assert kinds(first, second) == []
+    assert find_conflicts([candidate(1, f"{first}\n\n{second}")]) == []
+    # A sentence with figures stays a statement.
+    assert kinds("The sample held 210 rings in the test.", "The sample held 180 rings in the test.") == [
+        "number"
+    ]

@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 from ..types import Candidate, Conflict
 from .asides import asserted
 from .claims import sentences
+from .printouts import FIGURE_TOKEN
 from .table_rows import row_lines
 from .text import ANTONYMS, DIGITS, NUMBER_WORDS, REFERENCE_TERM, content_stems, negated, shorten, stem, words
 
@@ -195,7 +196,7 @@ def _statements(passage: str) -> list[_Statement]:
         if entry:
             term = entry.group("term")
             continue
-        if _CODE_LINE.search(line):
+        if _CODE_LINE.search(line) or _printed_row(line):
             continue
         item = bool(_LIST_ITEM.match(line))
         for sentence in sentences(line):
@@ -225,6 +226,14 @@ def _statements(passage: str) -> list[_Statement]:
                 )
             )
     return out
+
+
+def _printed_row(line: str) -> bool:
+    """A row of a printed table: a label, then figures only ("factor(stage)2:factor(histol)2 -0.04743
+    0.43432 -0.109 0.913"). Two coefficients' rows of survey's epi vignette were shown as a conflict,
+    "2 against 3", under answers about other things (a newcomer's window session)."""
+    tokens = line.split()
+    return len(tokens) >= 3 and all(FIGURE_TOKEN.fullmatch(t) for t in tokens[1:])
 
 
 def _without_transcripts(lines: list[str]) -> list[str]:
